@@ -1,0 +1,216 @@
+"""Input validation shared by every public function.
+
+Every check raises :class:`ValueError` (or :class:`TypeError` for the wrong kind of
+object) with a message that names the parameter in backticks and quotes the offending
+value, so that a user can find the problem without reading our code.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "as_array",
+    "check_1d",
+    "check_finite_scores",
+    "check_consistent_length",
+    "check_sample_weight",
+    "check_random_state",
+    "check_binary_target",
+    "type_of_target",
+    "validate_binary_inputs",
+]
+
+
+def as_array(x, name):
+    """Convert lists, numpy arrays, pandas Series and xarray DataArrays to numpy."""
+    if x is None:
+        raise ValueError(f"`{name}` must be array-like; got None")
+    if hasattr(x, "values") and hasattr(x, "dims"):  # xarray.DataArray
+        x = x.values
+    elif hasattr(x, "to_numpy"):  # pandas Series / DataFrame / Index
+        x = x.to_numpy()
+    if isinstance(x, str) or np.isscalar(x):
+        raise ValueError(f"`{name}` must be array-like; got the scalar {x!r}")
+    arr = np.asarray(x)
+    if arr.dtype.kind == "O":
+        # ragged lists become object arrays; numbers or strings in an object array are fine
+        try:
+            arr = np.asarray(x.tolist() if hasattr(x, "tolist") else list(x))
+        except (TypeError, ValueError) as err:  # pragma: no cover - numpy decides
+            raise ValueError(f"`{name}` could not be read as an array: {err}") from None
+    return arr
+
+
+def check_1d(x, name, *, allow_empty=False):
+    """Return ``x`` as a 1-D numpy array; a column vector of shape (n, 1) is raveled."""
+    arr = as_array(x, name)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    if arr.ndim != 1:
+        raise ValueError(f"`{name}` must be 1-dimensional; got an array of shape {arr.shape}")
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"`{name}` is empty; at least one sample is required")
+    return arr
+
+
+def _first_bad(mask):
+    idx = np.flatnonzero(mask)
+    return int(idx[0]), idx.size
+
+
+def check_finite_scores(y_score, name="y_score"):
+    """Scores must be real numbers, without NaN or infinity."""
+    arr = np.asarray(y_score)
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(
+            f"`{name}` must be numeric; got dtype {arr.dtype} (first value {arr.flat[0]!r})"
+        )
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            i, count = _first_bad(bad)
+            what = "NaN" if np.isnan(arr.flat[i]) else "an infinite value"
+            raise ValueError(
+                f"`{name}` contains {what} ({arr.flat[i]!r} at index {i}; "
+                f"{count} non-finite value(s) in all); scores must be finite"
+            )
+    return arr
+
+
+def check_consistent_length(**arrays):
+    """All given arrays (by keyword name) must have the same number of samples."""
+    items = [(k, v) for k, v in arrays.items() if v is not None]
+    lengths = {k: np.shape(v)[0] for k, v in items}
+    if len(set(lengths.values())) > 1:
+        desc = ", ".join(f"`{k}` has {n}" for k, n in lengths.items())
+        raise ValueError(f"inputs have inconsistent numbers of samples: {desc}")
+
+
+def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
+    """Weights: 1-D, one per sample, finite and non-negative; ``None`` passes through."""
+    if sample_weight is None:
+        return None
+    if np.isscalar(sample_weight) and not isinstance(sample_weight, str):
+        w = np.full(n_samples, float(sample_weight))
+    else:
+        w = check_1d(sample_weight, name, allow_empty=True)
+    if w.dtype.kind not in "biuf":
+        raise ValueError(f"`{name}` must be numeric; got dtype {w.dtype}")
+    w = w.astype(np.float64, copy=False)
+    if w.shape[0] != n_samples:
+        raise ValueError(f"`{name}` has {w.shape[0]} elements but there are {n_samples} samples")
+    bad = ~np.isfinite(w)
+    if bad.any():
+        i, _ = _first_bad(bad)
+        raise ValueError(f"`{name}` must be finite; got {w[i]!r} at index {i}")
+    neg = w < 0
+    if neg.any():
+        i, _ = _first_bad(neg)
+        raise ValueError(f"`{name}` must be non-negative; got {w[i]!r} at index {i}")
+    return w
+
+
+def check_random_state(random_seed):
+    """Turn ``None``, an int or a :class:`numpy.random.Generator` into a Generator."""
+    if isinstance(random_seed, np.random.Generator):
+        return random_seed
+    if random_seed is None or isinstance(random_seed, numbers.Integral):
+        return np.random.default_rng(random_seed)
+    if isinstance(random_seed, np.random.SeedSequence):
+        return np.random.default_rng(random_seed)
+    raise ValueError(
+        f"`random_seed` must be None, an int or a numpy.random.Generator; got {random_seed!r}"
+    )
+
+
+def _is_integral_float(arr):
+    return arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))
+
+
+def type_of_target(y, name="y_true"):
+    """Classify a target like :func:`sklearn.utils.multiclass.type_of_target`.
+
+    Returns one of ``"binary"``, ``"multiclass"``, ``"multilabel-indicator"``,
+    ``"continuous"``, ``"multiclass-multioutput"``, ``"continuous-multioutput"``.
+    """
+    arr = as_array(y, name)
+    if arr.size == 0:
+        raise ValueError(f"`{name}` is empty; at least one sample is required")
+    if arr.ndim > 2:
+        raise ValueError(f"`{name}` must be 1- or 2-dimensional; got shape {arr.shape}")
+    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+        i, _ = _first_bad(~np.isfinite(arr.ravel()))
+        raise ValueError(f"`{name}` contains a non-finite label ({arr.ravel()[i]!r} at index {i})")
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    if arr.dtype.kind == "f" and not _is_integral_float(arr):
+        return "continuous" if arr.ndim == 1 else "continuous-multioutput"
+    if arr.ndim == 2:
+        values = np.unique(arr)
+        if arr.dtype.kind in "biuf" and values.size <= 2 and np.all(np.isin(values, [0, 1])):
+            return "multilabel-indicator"
+        return "multiclass-multioutput"
+    return "binary" if np.unique(arr).size <= 2 else "multiclass"
+
+
+def check_binary_target(y_true, pos_label=None, name="y_true"):
+    """Validate a binary target and return ``(is_positive, pos_label, classes)``.
+
+    Follows scikit-learn's rule: without ``pos_label`` the labels must be {0, 1} or
+    {-1, 1} (or a subset); with ``pos_label`` any two labels (numbers, strings or
+    booleans) work, and a ``pos_label`` that is absent means no positive sample.
+    """
+    y = check_1d(y_true, name)
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        i, _ = _first_bad(~np.isfinite(y))
+        raise ValueError(f"`{name}` contains a non-finite label ({y[i]!r} at index {i})")
+    classes = np.unique(y)
+    if classes.size > 2:
+        shown = ", ".join(repr(c.item() if hasattr(c, "item") else c) for c in classes[:10])
+        raise ValueError(
+            f"`{name}` must be binary (at most two distinct labels) here; got "
+            f"{classes.size} labels: [{shown}{', ...' if classes.size > 10 else ''}]"
+        )
+    if y.dtype.kind == "f" and not _is_integral_float(y):
+        raise ValueError(f"`{name}` must hold class labels; got continuous values such as {y[0]!r}")
+    if pos_label is None:
+        numeric = classes.dtype.kind in "biuf"
+        ok = numeric and any(
+            classes.size == len(ref) and np.array_equal(classes, ref)
+            for ref in ([0, 1], [-1, 1], [0], [1], [-1])
+        )
+        if classes.dtype.kind == "b":
+            ok = True
+        if not ok:
+            shown = ", ".join(repr(c.item() if hasattr(c, "item") else c) for c in classes)
+            raise ValueError(
+                f"`{name}` takes values in {{{shown}}} and `pos_label` is not specified: "
+                "either make y_true take values in {0, 1} or {-1, 1} or pass pos_label "
+                "explicitly"
+            )
+        pos_label = True if classes.dtype.kind == "b" else 1
+    is_pos = y == pos_label
+    return np.asarray(is_pos, dtype=bool), pos_label, classes
+
+
+def validate_binary_inputs(y_true, y_score, *, pos_label=None, sample_weight=None):
+    """One entry point for binary (y_true, y_score[, weight]) input.
+
+    Returns ``(is_positive, y_score, sample_weight, pos_label)`` with ``is_positive`` a
+    boolean array, ``y_score`` a finite numeric 1-D array and ``sample_weight`` a
+    float64 array or None.
+    """
+    y_score_arr = check_1d(y_score, "y_score")
+    y_true_arr = check_1d(y_true, "y_true")
+    check_consistent_length(y_true=y_true_arr, y_score=y_score_arr)
+    y_score_arr = check_finite_scores(y_score_arr, "y_score")
+    if y_score_arr.dtype.kind == "b":
+        y_score_arr = y_score_arr.astype(np.int64)
+    is_pos, pos_label, _ = check_binary_target(y_true_arr, pos_label)
+    w = check_sample_weight(sample_weight, y_true_arr.shape[0])
+    if w is not None and not np.any(w):
+        raise ValueError("`sample_weight` is zero for every sample; nothing to evaluate")
+    return is_pos, y_score_arr, w, pos_label
