@@ -74,7 +74,7 @@ def check_finite_scores(y_score, name="y_score"):
             i, count = _first_bad(bad)
             what = "NaN" if np.isnan(arr.flat[i]) else "an infinite value"
             raise ValueError(
-                f"`{name}` contains {what} ({arr.flat[i]!r} at index {i}; "
+                f"`{name}` contains {what} ({arr.flat[i].item()!r} at index {i}; "
                 f"{count} non-finite value(s) in all); scores must be finite"
             )
     return arr
@@ -105,11 +105,11 @@ def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
     bad = ~np.isfinite(w)
     if bad.any():
         i, _ = _first_bad(bad)
-        raise ValueError(f"`{name}` must be finite; got {w[i]!r} at index {i}")
+        raise ValueError(f"`{name}` must be finite; got {w[i].item()!r} at index {i}")
     neg = w < 0
     if neg.any():
         i, _ = _first_bad(neg)
-        raise ValueError(f"`{name}` must be non-negative; got {w[i]!r} at index {i}")
+        raise ValueError(f"`{name}` must be non-negative; got {w[i].item()!r} at index {i}")
     return w
 
 
@@ -143,7 +143,9 @@ def type_of_target(y, name="y_true"):
         raise ValueError(f"`{name}` must be 1- or 2-dimensional; got shape {arr.shape}")
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         i, _ = _first_bad(~np.isfinite(arr.ravel()))
-        raise ValueError(f"`{name}` contains a non-finite label ({arr.ravel()[i]!r} at index {i})")
+        raise ValueError(
+            f"`{name}` contains a non-finite label ({arr.ravel()[i].item()!r} at index {i})"
+        )
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr.ravel()
     if arr.dtype.kind == "f" and not _is_integral_float(arr):
@@ -166,7 +168,7 @@ def check_binary_target(y_true, pos_label=None, name="y_true"):
     y = check_1d(y_true, name)
     if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
         i, _ = _first_bad(~np.isfinite(y))
-        raise ValueError(f"`{name}` contains a non-finite label ({y[i]!r} at index {i})")
+        raise ValueError(f"`{name}` contains a non-finite label ({y[i].item()!r} at index {i})")
     classes = np.unique(y)
     if classes.size > 2:
         shown = ", ".join(repr(c.item() if hasattr(c, "item") else c) for c in classes[:10])
@@ -175,7 +177,9 @@ def check_binary_target(y_true, pos_label=None, name="y_true"):
             f"{classes.size} labels: [{shown}{', ...' if classes.size > 10 else ''}]"
         )
     if y.dtype.kind == "f" and not _is_integral_float(y):
-        raise ValueError(f"`{name}` must hold class labels; got continuous values such as {y[0]!r}")
+        raise ValueError(
+            f"`{name}` must hold class labels; got continuous values such as {y[0].item()!r}"
+        )
     if pos_label is None:
         numeric = classes.dtype.kind in "biuf"
         ok = numeric and any(
