@@ -64,19 +64,26 @@ def binary_clf_counts(is_pos, y_score, sample_weight=None):
         fps = np.cumsum((1.0 - t) * w)[idx]
         return fps, tps, s[idx]
 
-    s = np.sort(y_score)  # ascending
+    s = np.sort(y_score)  # ascending value sort: no indirect, stable argsort needed
     n = s.shape[0]
     if n == 0:
         return np.zeros(0), np.zeros(0), s
-    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
-    thresholds = s[starts]
-    n_ge = (n - starts).astype(np.float64)  # samples with score >= threshold
-    pos_sorted = np.sort(y_score[is_pos])
-    tps = (pos_sorted.shape[0] - np.searchsorted(pos_sorted, thresholds, side="left")).astype(
-        np.float64
-    )
-    fps = n_ge - tps
-    return fps[::-1].copy(), tps[::-1].copy(), thresholds[::-1].copy()
+    boundary = np.empty(n, dtype=bool)
+    boundary[0] = True
+    np.not_equal(s[1:], s[:-1], out=boundary[1:])
+    starts = np.flatnonzero(boundary)  # first index of each distinct value
+    del boundary
+    thresholds = s[starts[::-1]]  # decreasing
+    # each positive lands at the start of its tie group in the sorted scores
+    pos_at = np.searchsorted(s, np.sort(y_score[is_pos]), side="left")
+    del s
+    pos_in_group = np.bincount(pos_at, minlength=n)[starts[::-1]]
+    tps = np.cumsum(pos_in_group, dtype=np.float64)
+    del pos_in_group
+    # samples with score >= threshold, minus the positives among them
+    fps = np.subtract(n, starts[::-1], dtype=np.float64)
+    fps -= tps
+    return fps, tps, thresholds
 
 
 def positive_rank_counts(is_pos, y_score):
@@ -87,11 +94,11 @@ def positive_rank_counts(is_pos, y_score):
     ``>= v`` and the number of positives with score exactly ``v``.
     """
     pos = np.sort(y_score[is_pos])
-    neg = np.sort(y_score[~is_pos])
     n_pos = pos.shape[0]
     if n_pos == 0:
         z = np.zeros(0)
         return z, z, z
+    neg = np.sort(y_score[~is_pos])
     starts = np.flatnonzero(np.concatenate(([True], pos[1:] != pos[:-1])))
     values = pos[starts]
     n_at = np.diff(np.append(starts, n_pos)).astype(np.float64)

@@ -22,6 +22,7 @@ from ._validation import (
     check_finite_scores,
     check_sample_weight,
     type_of_target,
+    unique_labels,
     validate_binary_inputs,
 )
 from .exceptions import UndefinedMetricWarning
@@ -68,27 +69,31 @@ def _curve_counts(y_true, y_score, pos_label, sample_weight):
 
 
 def _pr_from_counts(fps, tps, thresholds, drop_intermediate=False, warn=True):
+    """Precision/recall arrays in scikit-learn's layout; overwrites ``fps``."""
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.concatenate(([True], np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), [True]))
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
-    ps = tps + fps
-    precision = np.zeros_like(tps)
-    np.divide(tps, ps, out=precision, where=ps != 0)
-    if tps.shape[0] == 0 or tps[-1] == 0:
+    m = tps.shape[0]
+    # outputs are filled in reversed (increasing threshold) order without extra copies
+    precision = np.empty(m + 1)
+    recall = np.empty(m + 1)
+    ps = np.add(tps, fps, out=fps)  # fps is a temporary of the caller: reuse its memory
+    precision[:m] = 0.0
+    np.divide(tps[::-1], ps[::-1], out=precision[:m], where=ps[::-1] != 0)
+    del ps
+    precision[m] = 1.0
+    if m == 0 or tps[-1] == 0:
         if warn:
             warnings.warn(
                 "No positive class found in y_true, recall is set to one for all thresholds.",
                 UndefinedMetricWarning,
                 stacklevel=3,
             )
-        recall = np.ones_like(tps)
+        recall[:m] = 1.0
     else:
-        recall = tps / tps[-1]
-    return (
-        np.concatenate((precision[::-1], [1.0])),
-        np.concatenate((recall[::-1], [0.0])),
-        thresholds[::-1],
-    )
+        np.divide(tps[::-1], tps[-1], out=recall[:m])
+    recall[m] = 0.0
+    return precision, recall, thresholds[::-1]
 
 
 def precision_recall_curve(
@@ -309,7 +314,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     y_type = type_of_target(y_arr, "y_true")
     if y_type == "binary":
         y1 = check_1d(y_arr, "y_true")
-        present = np.unique(y1)
+        present = unique_labels(y1)
         if present.size == 2 and pos_label not in present.tolist():
             raise ValueError(
                 f"`pos_label`={pos_label!r} is not a valid label: it should be one of "

@@ -20,6 +20,7 @@ __all__ = [
     "check_random_state",
     "check_binary_target",
     "type_of_target",
+    "unique_labels",
     "validate_binary_inputs",
 ]
 
@@ -126,6 +127,24 @@ def check_random_state(random_seed):
     )
 
 
+def unique_labels(arr):
+    """Sorted distinct values, like :func:`numpy.unique`, in O(n) for small integer ranges.
+
+    Label arrays are mostly 0/1 integers or booleans; counting with :func:`numpy.bincount`
+    avoids the O(n log n) sort that dominated the validation of large inputs.
+    """
+    arr = np.asarray(arr).ravel()
+    if arr.size and arr.dtype.kind == "b":
+        counts = np.bincount(arr.view(np.uint8), minlength=2)
+        return np.array([False, True])[counts > 0]
+    if arr.size and arr.dtype.kind in "iu":
+        lo, hi = arr.min(), arr.max()
+        if int(hi) - int(lo) <= 4 * arr.size + 1024:
+            counts = np.bincount((arr - lo).astype(np.intp, copy=False))
+            return (np.flatnonzero(counts) + lo).astype(arr.dtype)
+    return np.unique(arr)
+
+
 def _is_integral_float(arr):
     return arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))
 
@@ -151,11 +170,11 @@ def type_of_target(y, name="y_true"):
     if arr.dtype.kind == "f" and not _is_integral_float(arr):
         return "continuous" if arr.ndim == 1 else "continuous-multioutput"
     if arr.ndim == 2:
-        values = np.unique(arr)
+        values = unique_labels(arr)
         if arr.dtype.kind in "biuf" and values.size <= 2 and np.all(np.isin(values, [0, 1])):
             return "multilabel-indicator"
         return "multiclass-multioutput"
-    return "binary" if np.unique(arr).size <= 2 else "multiclass"
+    return "binary" if unique_labels(arr).size <= 2 else "multiclass"
 
 
 def check_binary_target(y_true, pos_label=None, name="y_true"):
@@ -169,7 +188,7 @@ def check_binary_target(y_true, pos_label=None, name="y_true"):
     if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
         i, _ = _first_bad(~np.isfinite(y))
         raise ValueError(f"`{name}` contains a non-finite label ({y[i].item()!r} at index {i})")
-    classes = np.unique(y)
+    classes = unique_labels(y)
     if classes.size > 2:
         shown = ", ".join(repr(c.item() if hasattr(c, "item") else c) for c in classes[:10])
         raise ValueError(
