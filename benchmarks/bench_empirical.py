@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import time
 import tracemalloc
+from functools import partial
 
 import numpy as np
 from sklearn import metrics as skm
@@ -69,14 +70,14 @@ def main(argv=None):
                     ours_fn = getattr(bp, name)
                     theirs_fn = getattr(skm, name)
                     reps = args.repeat if n <= 1e6 else max(1, args.repeat - 1)
-                    t_ours, a = _best_time(lambda: ours_fn(y, s, sample_weight=w), reps)
-                    t_theirs, b = _best_time(lambda: theirs_fn(y, s, sample_weight=w), reps)
+                    t_ours, a = _best_time(partial(ours_fn, y, s, sample_weight=w), reps)
+                    t_theirs, b = _best_time(partial(theirs_fn, y, s, sample_weight=w), reps)
                     if name == "average_precision_score":
                         assert abs(a - b) < 1e-10, (a, b)
                     else:
                         for u, v in zip(a, b, strict=True):
                             np.testing.assert_array_equal(u, v)
-                    peak = _peak_ratio(lambda: ours_fn(y, s, sample_weight=w), input_bytes)
+                    peak = _peak_ratio(partial(ours_fn, y, s, sample_weight=w), input_bytes)
                     print(
                         f"{n:>9.0e} {kind:>10} {'yes' if w is not None else 'no':>7} "
                         f"{name:>24} {t_ours:>11.4f} {t_theirs:>10.4f} "
