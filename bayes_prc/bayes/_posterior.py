@@ -1,0 +1,543 @@
+"""``BinormalPosterior``: posterior draws pushed through the analytic binormal PR curve.
+
+Every draw (chain, draw) is a whole binormal model, hence a whole PR curve. Bands, AP,
+operating points and thresholds are computed per draw and summarized afterwards, so they
+are mutually coherent. Outputs follow ArviZ conventions: :mod:`xarray` objects with
+dims ``chain`` and ``draw``, interval bounds as a ``ci_bound`` dim (``lower``,
+``upper``) and attributes saying the kind and probability of the interval.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import xarray as xr
+from scipy import special
+
+from .._validation import check_random_state
+from ..binormal import Binormal
+from ..exceptions import ConvergenceWarning
+
+__all__ = ["BinormalPosterior"]
+
+SAMPLE_DIMS = ("chain", "draw")
+DEFAULT_RECALL = np.linspace(0.0, 1.0, 201)
+
+
+def _inverse_transform(t, transform):
+    if transform is None:
+        return t
+    if transform == "logit":
+        return special.expit(t)
+    return special.ndtr(t)
+
+
+def _check_prob(value, name):
+    if not (isinstance(value, (float, int, np.floating)) and 0 < value < 1):
+        raise ValueError(f"`{name}` must be in (0, 1); got {value!r}")
+    return float(value)
+
+
+def _check_grid(values, name, default=None):
+    if values is None:
+        return default
+    arr = np.atleast_1d(np.asarray(values, dtype=np.float64))
+    if arr.ndim != 1 or not np.all(np.isfinite(arr)) or arr.min() < 0 or arr.max() > 1:
+        raise ValueError(f"`{name}` must be a 1-D array of values in [0, 1]; got {values!r}")
+    return arr
+
+
+class BinormalPosterior:
+    """Posterior of the binormal model of the scores (returned by :func:`fit_binormal`).
+
+    Attributes
+    ----------
+    idata : xarray.DataTree
+        ArviZ DataTree: group ``posterior`` holds the model variables on standardized
+        scores (``prevalence``, ``mu``, ``sigma2``, ``sigma`` over dim ``class``), the
+        class parameters on the fitted score scale (``mu_pos``, ``sigma_pos``, ``mu_neg``,
+        ``sigma_neg``; the logit/probit scale when a transform was used) and the derived
+        ``average_precision`` and ``roc_auc``; ``observed_data`` holds the sufficient
+        statistics; NUTS fits also carry ``sample_stats``.
+    model : Binormal
+        The analytic model with parameter arrays of shape (chain, draw).
+    method, transform, ci_prob, priors, location, scale, n, n_pos
+        How the fit was made.
+    """
+
+    def __init__(self):  # pragma: no cover - built by fit_binormal
+        raise TypeError("BinormalPosterior objects are created by bayes_prc.fit_binormal")
+
+    # ----------------------------------------------------------------------------------
+    @classmethod
+    def _from_fit(
+        cls,
+        *,
+        std_draws,
+        idata,
+        method,
+        transform,
+        priors,
+        location,
+        scale,
+        stats,
+        ci_prob,
+        n,
+    ):
+        import arviz as az
+
+        self = object.__new__(cls)
+        self.method = method
+        self.transform = transform
+        self.priors = priors
+        self.location = location
+        self.scale = scale
+        self.ci_prob = ci_prob
+        self.n = n
+        self.n_pos = stats[1].n
+        self._stats = stats
+        params = {
+            "mu_pos": location + scale * std_draws["mu_pos"],
+            "sigma_pos": scale * std_draws["sigma_pos"],
+            "mu_neg": location + scale * std_draws["mu_neg"],
+            "sigma_neg": scale * std_draws["sigma_neg"],
+            "prevalence": std_draws["prevalence"],
+        }
+        self.model = Binormal(**params)
+        shape = params["prevalence"].shape
+        dims2 = list(SAMPLE_DIMS)
+        derived = {k: (dims2, v) for k, v in params.items() if k != "prevalence"}
+        derived["average_precision"] = (dims2, self.model.average_precision())
+        derived["roc_auc"] = (dims2, self.model.roc_auc())
+        if idata is None:
+            mu = np.stack([std_draws["mu_neg"], std_draws["mu_pos"]], axis=-1)
+            sigma = np.stack([std_draws["sigma_neg"], std_draws["sigma_pos"]], axis=-1)
+            idata = az.from_dict(
+                {
+                    "posterior": {
+                        "prevalence": std_draws["prevalence"],
+                        "mu": mu,
+                        "sigma2": sigma**2,
+                        "sigma": sigma,
+                    }
+                },
+                dims={"mu": ["class"], "sigma2": ["class"], "sigma": ["class"]},
+                coords={"class": ["neg", "pos"]},
+                attrs={"posterior": {"inference_library": "bayes_prc (exact conjugate posterior)"}},
+            )
+        post = idata["posterior"].to_dataset()
+        post = post.assign({k: (d, v.reshape(shape)) for k, (d, v) in derived.items()})
+        idata["posterior"] = post
+        obs = xr.Dataset(
+            {
+                "n_pos": ((), stats[1].n),
+                "score_mean": (("class",), [stats[0].mean, stats[1].mean]),
+                "score_ss": (("class",), [stats[0].ss, stats[1].ss]),
+                "class_n": (("class",), [stats[0].n, stats[1].n]),
+            },
+            coords={"class": ["neg", "pos"]},
+            attrs={
+                "note": "sufficient statistics of the standardized (transformed) scores",
+                "location": location,
+                "scale": scale,
+                "transform": str(transform),
+            },
+        )
+        idata["observed_data"] = obs
+        self.idata = idata
+        return self
+
+    # ----------------------------------------------------------------------------------
+    def __repr__(self):
+        ap = self.idata["posterior"]["average_precision"]
+        return (
+            f"BinormalPosterior(method={self.method!r}, transform={self.transform!r}, "
+            f"n={self.n}, n_pos={self.n_pos}, chains={ap.sizes['chain']}, "
+            f"draws={ap.sizes['draw']}, AP mean={float(ap.mean()):.4f})"
+        )
+
+    def _da(self, values, name, extra_dims=(), coords=None, attrs=None):
+        return xr.DataArray(
+            values,
+            dims=(*SAMPLE_DIMS, *extra_dims),
+            coords={
+                "chain": self.idata["posterior"]["chain"].values,
+                "draw": self.idata["posterior"]["draw"].values,
+                **(coords or {}),
+            },
+            name=name,
+            attrs=attrs or {},
+        )
+
+    def _model_at(self, prevalence):
+        if prevalence is None:
+            return self.model, {}
+        prevalence = np.asarray(prevalence, dtype=np.float64)
+        if prevalence.ndim == 0:
+            _check_prob(float(prevalence), "prevalence")
+        elif prevalence.shape != self.model.batch_shape:
+            raise ValueError(
+                "`prevalence` must be a number in (0, 1) or an array of draws of shape "
+                f"{self.model.batch_shape}; got shape {prevalence.shape}"
+            )
+        return self.model, {"prevalence": prevalence}
+
+    # ---------------------------------------------------------------- whole-curve summaries
+    def average_precision(self, prevalence=None):
+        """Posterior draws of the AP (area under the analytic PR curve).
+
+        Parameters
+        ----------
+        prevalence : float or array of shape (chain, draw), optional
+            Report AP at another prevalence than the fitted one (e.g. the deployment
+            prevalence); the score distributions are unchanged.
+
+        Returns
+        -------
+        xarray.DataArray, dims (chain, draw)
+        """
+        model, kw = self._model_at(prevalence)
+        if not kw:
+            return self.idata["posterior"]["average_precision"].copy()
+        return self._da(model.average_precision(**kw), "average_precision")
+
+    def roc_auc(self):
+        """Posterior draws of the ROC AUC (closed form), dims (chain, draw)."""
+        return self.idata["posterior"]["roc_auc"].copy()
+
+    def precision_at_recall(self, recall, prevalence=None):
+        """Posterior draws of precision at the given recall(s): dims (chain, draw, recall)."""
+        r = _check_grid(recall, "recall")
+        model, kw = self._model_at(prevalence)
+        return self._da(model.precision_at_recall(r, **kw), "precision", ("recall",), {"recall": r})
+
+    def recall_at_precision(self, min_precision, prevalence=None):
+        """Posterior draws of the largest recall with precision >= ``min_precision``.
+
+        0 where a draw's curve never reaches that precision. Dims (chain, draw,
+        precision).
+        """
+        p = _check_grid(min_precision, "min_precision")
+        model, kw = self._model_at(prevalence)
+        return self._da(
+            model.recall_at_precision(p, **kw), "recall", ("precision",), {"precision": p}
+        )
+
+    def threshold_at_recall(self, recall):
+        """Posterior draws of the score threshold reaching the given recall(s).
+
+        On the original score scale (back-transformed when a transform was used).
+        Dims (chain, draw, recall).
+        """
+        r = _check_grid(recall, "recall")
+        t = _inverse_transform(self.model.threshold_at_recall(r), self.transform)
+        return self._da(t, "threshold", ("recall",), {"recall": r})
+
+    def threshold_at_precision(self, min_precision, prevalence=None):
+        """Posterior draws of the lowest threshold keeping precision >= ``min_precision``.
+
+        +inf (or 1.0 on a probability scale) where unreachable. Original score scale.
+        """
+        p = _check_grid(min_precision, "min_precision")
+        model, kw = self._model_at(prevalence)
+        t = _inverse_transform(model.threshold_at_precision(p, **kw), self.transform)
+        return self._da(t, "threshold", ("precision",), {"precision": p})
+
+    def prob_precision_at_least(self, precision, recall, prevalence=None):
+        """Posterior probability that precision at ``recall`` is at least ``precision``.
+
+        Examples
+        --------
+        >>> import bayes_prc as bp
+        >>> y, s = bp.Binormal(2, 1, 0, 1, 0.3).sample(200, random_seed=0)
+        >>> post = bp.fit_binormal(y, s, method="exact", random_seed=0)
+        >>> 0 <= post.prob_precision_at_least(0.5, recall=0.5) <= 1
+        True
+        """
+        p = float(precision)
+        values = self.precision_at_recall([recall], prevalence).values[..., 0]
+        return float(np.mean(values >= p))
+
+    def max_fbeta(self, beta=1.0, prevalence=None):
+        """Posterior draws of the best F-beta and where it is reached.
+
+        Returns
+        -------
+        xarray.Dataset
+            Variables ``score``, ``threshold`` (original scale), ``precision``,
+            ``recall``, each with dims (chain, draw).
+        """
+        model, kw = self._model_at(prevalence)
+        res = model.max_fbeta(beta, **kw)
+        return xr.Dataset(
+            {
+                "score": self._da(res.fbeta, "score"),
+                "threshold": self._da(_inverse_transform(res.threshold, self.transform), "t"),
+                "precision": self._da(res.precision, "precision"),
+                "recall": self._da(res.recall, "recall"),
+            },
+            attrs={"beta": float(beta)},
+        )
+
+    # --------------------------------------------------------------------------- intervals
+    def interval(self, quantity="average_precision", ci_prob=None, ci_kind="hdi"):
+        """Credible interval of a scalar posterior quantity.
+
+        Parameters
+        ----------
+        quantity : str or xarray.DataArray
+            A posterior variable name (``"average_precision"``, ``"roc_auc"``,
+            ``"prevalence"``, ``"mu_pos"``, ...) or draws with dims (chain, draw, ...).
+        ci_prob : float, optional
+            Defaults to the fit's ``ci_prob``.
+        ci_kind : {"hdi", "eti"}
+            Highest density or equal-tailed interval.
+
+        Returns
+        -------
+        xarray.DataArray
+            With dim ``ci_bound`` = ["lower", "upper"] and attrs ``ci_prob``, ``ci_kind``.
+        """
+        import arviz as az
+
+        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
+        if ci_kind not in ("hdi", "eti"):
+            raise ValueError(f"`ci_kind` must be 'hdi' or 'eti'; got {ci_kind!r}")
+        da = self.idata["posterior"][quantity] if isinstance(quantity, str) else quantity
+        fn = az.hdi if ci_kind == "hdi" else az.eti
+        out = fn(da, prob=prob)
+        out.attrs.update({"ci_prob": prob, "ci_kind": ci_kind})
+        return out
+
+    def pr_band(self, recall=None, ci_prob=None, kind="pointwise", prevalence=None):
+        """Credible band of the PR curve over a recall grid.
+
+        Parameters
+        ----------
+        recall : array-like, optional
+            Recall grid in [0, 1]; default 201 equally spaced points.
+        ci_prob : float, optional
+            Probability of the band; defaults to the fit's ``ci_prob``.
+        kind : {"pointwise", "simultaneous"}
+            ``"pointwise"``: at each recall, the equal-tailed interval of precision.
+            ``"simultaneous"``: a band containing whole posterior curves with probability
+            ``ci_prob``: the curves are ranked by their depth (the smallest pointwise
+            tail probability along the curve), the least deep ``1 - ci_prob`` share is
+            discarded and the band is the envelope of the rest, joined with the
+            pointwise band so it is never narrower.
+        prevalence : float, optional
+            Band at another prevalence (the curve depends on it; scores do not).
+
+        Returns
+        -------
+        xarray.Dataset
+            Variables ``lower``, ``median``, ``upper`` over dim ``recall``; attrs
+            ``ci_prob``, ``kind`` and, for simultaneous bands, ``coverage`` (the share of
+            posterior curves entirely inside the band).
+
+        Examples
+        --------
+        >>> import bayes_prc as bp
+        >>> y, s = bp.Binormal(1, 1, 0, 1, 0.1).sample(1000, random_seed=0)
+        >>> post = bp.fit_binormal(y, s, method="exact", random_seed=0)
+        >>> band = post.pr_band(kind="simultaneous", ci_prob=0.9)
+        >>> sorted(band.data_vars), band.sizes["recall"]
+        (['lower', 'median', 'upper'], 201)
+        """
+        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
+        if kind not in ("pointwise", "simultaneous"):
+            raise ValueError(f"`kind` must be 'pointwise' or 'simultaneous'; got {kind!r}")
+        r = _check_grid(recall, "recall", DEFAULT_RECALL)
+        model, kw = self._model_at(prevalence)
+        curves = model.precision_at_recall(r, **kw).reshape(-1, r.size)  # (S, R)
+        alpha = 1 - prob
+        lower, median, upper = np.quantile(curves, [alpha / 2, 0.5, 1 - alpha / 2], axis=0)
+        attrs = {"ci_prob": prob, "kind": kind, "ci_kind": "eti"}
+        if kind == "simultaneous":
+            lower, upper, coverage = _simultaneous_band(curves, prob, lower, upper)
+            attrs["coverage"] = coverage
+        return xr.Dataset(
+            {
+                "lower": ("recall", lower),
+                "median": ("recall", median),
+                "upper": ("recall", upper),
+            },
+            coords={"recall": r},
+            attrs=attrs,
+        )
+
+    # ---------------------------------------------------------------------- predictive
+    def predictive_curves(self, n_test, n_curves=30, random_seed=None, recall=None):
+        """Empirical PR curves of simulated test sets from the posterior predictive.
+
+        For each of ``n_curves`` posterior draws (chosen at random), simulate a test set
+        of ``n_test`` labelled scores from that draw's binormal model and compute its
+        empirical PR curve: the picture of how much an empirical curve moves from one
+        test set to another (seed 000, "The problem"). Test sets without a positive are
+        redrawn (recall is undefined there).
+
+        Returns
+        -------
+        xarray.Dataset
+            ``precision`` with dims (curve, recall): each empirical curve read as a step
+            function (precision at the highest threshold whose recall reaches the grid
+            value); ``average_precision`` with dim (curve,); ``n_pos`` (curve,).
+        """
+        from .._ranking import average_precision_score, precision_recall_curve
+
+        if isinstance(n_test, bool) or not isinstance(n_test, (int, np.integer)) or n_test < 1:
+            raise ValueError(f"`n_test` must be a positive integer; got {n_test!r}")
+        if isinstance(n_curves, bool) or not isinstance(n_curves, (int, np.integer)):
+            raise ValueError(f"`n_curves` must be a positive integer; got {n_curves!r}")
+        if n_curves < 1:
+            raise ValueError(f"`n_curves` must be a positive integer; got {n_curves!r}")
+        rng = check_random_state(random_seed)
+        r_grid = _check_grid(recall, "recall", DEFAULT_RECALL)
+        flat = {
+            k: getattr(self.model, k).reshape(-1)
+            for k in ("mu_pos", "sigma_pos", "mu_neg", "sigma_neg", "prevalence")
+        }
+        picks = rng.integers(0, flat["prevalence"].size, size=int(n_curves))
+        prec = np.empty((int(n_curves), r_grid.size))
+        aps = np.empty(int(n_curves))
+        npos = np.empty(int(n_curves), dtype=np.int64)
+        for i, j in enumerate(picks):
+            m = Binormal(*(flat[k][j] for k in ("mu_pos", "sigma_pos", "mu_neg")),
+                         flat["sigma_neg"][j], flat["prevalence"][j])  # fmt: skip
+            for _ in range(1000):
+                y, s = m.sample(int(n_test), random_seed=rng)
+                if y.any():
+                    break
+            else:  # pragma: no cover - astronomically unlikely for sane prevalences
+                raise RuntimeError("could not simulate a test set with a positive")
+            p, rc, _ = precision_recall_curve(y, s)
+            # step read-out: recall is decreasing in p/rc; for each grid value take the
+            # precision at the last index (highest threshold ... ) whose recall >= r
+            rc_inc, p_inc = rc[::-1], p[::-1]
+            idx = np.searchsorted(rc_inc, r_grid, side="left")
+            prec[i] = p_inc[np.minimum(idx, rc_inc.size - 1)]
+            aps[i] = average_precision_score(y, s)
+            npos[i] = int(y.sum())
+        return xr.Dataset(
+            {
+                "precision": (("curve", "recall"), prec),
+                "average_precision": ("curve", aps),
+                "n_pos": ("curve", npos),
+            },
+            coords={"recall": r_grid, "curve": np.arange(int(n_curves))},
+            attrs={"n_test": int(n_test)},
+        )
+
+    def sample_posterior_predictive(self, random_seed=None, progressbar=False):
+        """Posterior predictive draws of the sufficient statistics through PyMC.
+
+        Adds group ``posterior_predictive`` (``n_pos``, ``score_mean``, ``score_ss`` on
+        standardized scores) to :attr:`idata` and returns it.
+        """
+        import pymc as pm
+
+        from ._model import build_model
+
+        rng = check_random_state(random_seed)
+        model = build_model(*self._stats, self.priors)
+        with model:
+            pp = pm.sample_posterior_predictive(
+                self.idata,
+                var_names=[v.name for v in model.observed_RVs],
+                random_seed=int(rng.integers(0, 2**31 - 1)),
+                progressbar=progressbar,
+            )
+        self.idata["posterior_predictive"] = pp["posterior_predictive"].to_dataset()
+        return self.idata["posterior_predictive"]
+
+    # ------------------------------------------------------------------- diagnostics
+    def summary(self, var_names=None, ci_prob=None, kind="all", ci_kind=None):
+        """ArviZ summary (mean, sd, interval, ESS, R-hat) of the main quantities.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        import arviz as az
+
+        if var_names is None:
+            var_names = [
+                "average_precision",
+                "roc_auc",
+                "prevalence",
+                "mu_pos",
+                "sigma_pos",
+                "mu_neg",
+                "sigma_neg",
+            ]
+        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # R-hat of constant draws
+            return az.summary(
+                self.idata, var_names=var_names, ci_prob=prob, kind=kind, ci_kind=ci_kind
+            )
+
+    def diagnostics(self):
+        """Convergence diagnostics: max R-hat, min bulk/tail ESS, number of divergences.
+
+        Exact (conjugate) fits have independent draws: R-hat and ESS are computed the
+        same way and divergences are 0.
+        """
+        import arviz as az
+
+        names = ["prevalence", "mu", "sigma", "average_precision"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            rhat = az.rhat(self.idata, var_names=names)
+            ess_bulk = az.ess(self.idata, var_names=names, method="bulk")
+            ess_tail = az.ess(self.idata, var_names=names, method="tail")
+        n_div = 0
+        if "sample_stats" in self.idata.children:
+            n_div = int(self.idata["sample_stats"]["diverging"].values.sum())
+        return {
+            "max_rhat": float(max(float(rhat[v].max()) for v in names)),
+            "min_ess_bulk": float(min(float(ess_bulk[v].min()) for v in names)),
+            "min_ess_tail": float(min(float(ess_tail[v].min()) for v in names)),
+            "n_divergent": n_div,
+        }
+
+    def _check_diagnostics(self):
+        d = self.diagnostics()
+        chains = self.idata["posterior"].sizes["chain"]
+        problems = []
+        if chains > 1 and d["max_rhat"] > 1.01:
+            problems.append(f"R-hat up to {d['max_rhat']:.3f} (> 1.01)")
+        if d["min_ess_bulk"] < 100 * chains:
+            problems.append(f"bulk ESS down to {d['min_ess_bulk']:.0f} (< 100 per chain)")
+        if d["min_ess_tail"] < 100 * chains:
+            problems.append(f"tail ESS down to {d['min_ess_tail']:.0f} (< 100 per chain)")
+        if d["n_divergent"]:
+            problems.append(f"{d['n_divergent']} divergent transition(s)")
+        if problems:
+            warnings.warn(
+                "the NUTS fit may not be reliable: " + "; ".join(problems),
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return d
+
+
+def _simultaneous_band(curves, prob, point_lower, point_upper):
+    """Envelope of the deepest ``prob`` share of whole curves, joined with the pointwise band.
+
+    Depth of a curve = min over the grid of min(rank, S + 1 - rank) / S, with pointwise
+    ranks among the S posterior curves (extremal depth; Myllymaki et al. 2017 use a
+    similar ordering for global envelope tests).
+    """
+    s = curves.shape[0]
+    ranks = np.argsort(np.argsort(curves, axis=0, kind="stable"), axis=0) + 1
+    depth = np.minimum(ranks, s + 1 - ranks).min(axis=1)
+    n_keep = int(np.ceil(prob * s))
+    keep = np.argsort(-depth, kind="stable")[:n_keep]
+    env_lower = curves[keep].min(axis=0)
+    env_upper = curves[keep].max(axis=0)
+    lower = np.minimum(env_lower, point_lower)
+    upper = np.maximum(env_upper, point_upper)
+    inside = np.all((curves >= lower - 1e-12) & (curves <= upper + 1e-12), axis=1)
+    return lower, upper, float(inside.mean())
