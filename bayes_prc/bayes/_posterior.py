@@ -107,9 +107,7 @@ class BinormalPosterior:
         self.model = Binormal(**params)
         shape = params["prevalence"].shape
         dims2 = list(SAMPLE_DIMS)
-        derived = {k: (dims2, v) for k, v in params.items() if k != "prevalence"}
-        derived["average_precision"] = (dims2, self.model.average_precision())
-        derived["roc_auc"] = (dims2, self.model.roc_auc())
+        derived = {k: (dims2, v.reshape(shape)) for k, v in params.items() if k != "prevalence"}
         if idata is None:
             mu = np.stack([std_draws["mu_neg"], std_draws["mu_pos"]], axis=-1)
             sigma = np.stack([std_draws["sigma_neg"], std_draws["sigma_pos"]], axis=-1)
@@ -126,9 +124,7 @@ class BinormalPosterior:
                 coords={"class": ["neg", "pos"]},
                 attrs={"posterior": {"inference_library": "bayes_prc (exact conjugate posterior)"}},
             )
-        post = idata["posterior"].to_dataset()
-        post = post.assign({k: (d, v.reshape(shape)) for k, (d, v) in derived.items()})
-        idata["posterior"] = post
+        idata["posterior"] = idata["posterior"].to_dataset().assign(derived)
         obs = xr.Dataset(
             {
                 "n_pos": ((), stats[1].n),
@@ -145,8 +141,23 @@ class BinormalPosterior:
             },
         )
         idata["observed_data"] = obs
-        self.idata = idata
+        self._idata = idata
+        self._derived_done = False
         return self
+
+    @property
+    def idata(self):
+        """The ArviZ DataTree; AP and ROC AUC draws are added on first access."""
+        if not self._derived_done:
+            post = self._idata["posterior"].to_dataset()
+            shape = self.model.batch_shape
+            post = post.assign(
+                average_precision=(SAMPLE_DIMS, self.model.average_precision().reshape(shape)),
+                roc_auc=(SAMPLE_DIMS, self.model.roc_auc().reshape(shape)),
+            )
+            self._idata["posterior"] = post
+            self._derived_done = True
+        return self._idata
 
     # ----------------------------------------------------------------------------------
     def __repr__(self):
@@ -531,7 +542,9 @@ def _simultaneous_band(curves, prob, point_lower, point_upper):
     similar ordering for global envelope tests).
     """
     s = curves.shape[0]
-    ranks = np.argsort(np.argsort(curves, axis=0, kind="stable"), axis=0) + 1
+    order = np.argsort(curves, axis=0)
+    ranks = np.empty_like(order)
+    np.put_along_axis(ranks, order, np.arange(1, s + 1)[:, None], axis=0)
     depth = np.minimum(ranks, s + 1 - ranks).min(axis=1)
     n_keep = int(np.ceil(prob * s))
     keep = np.argsort(-depth, kind="stable")[:n_keep]
