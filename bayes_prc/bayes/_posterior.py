@@ -361,9 +361,10 @@ class BinormalPosterior:
             raise ValueError(f"`kind` must be 'pointwise' or 'simultaneous'; got {kind!r}")
         r = _check_grid(recall, "recall", DEFAULT_RECALL)
         model, kw = self._model_at(prevalence)
-        curves = model.precision_at_recall(r, **kw).reshape(-1, r.size)  # (S, R)
+        # (R, S): one contiguous row per recall value, so per-recall sorts are fast
+        curves = np.ascontiguousarray(model.precision_at_recall(r, **kw).reshape(-1, r.size).T)
         alpha = 1 - prob
-        lower, median, upper = np.quantile(curves, [alpha / 2, 0.5, 1 - alpha / 2], axis=0)
+        lower, median, upper = np.quantile(curves, [alpha / 2, 0.5, 1 - alpha / 2], axis=1)
         attrs = {"ci_prob": prob, "kind": kind, "ci_kind": "eti"}
         if kind == "simultaneous":
             lower, upper, coverage = _simultaneous_band(curves, prob, lower, upper)
@@ -537,20 +538,19 @@ class BinormalPosterior:
 def _simultaneous_band(curves, prob, point_lower, point_upper):
     """Envelope of the deepest ``prob`` share of whole curves, joined with the pointwise band.
 
-    Depth of a curve = min over the grid of min(rank, S + 1 - rank) / S, with pointwise
-    ranks among the S posterior curves (extremal depth; Myllymaki et al. 2017 use a
-    similar ordering for global envelope tests).
+    ``curves`` has shape (n_grid, n_draws). Depth of a curve = min over the grid of
+    min(rank, S + 1 - rank), with pointwise ranks among the S posterior curves (extremal
+    depth, as in the global envelope tests of Myllymaki et al. 2017).
     """
-    s = curves.shape[0]
-    order = np.argsort(curves, axis=0)
+    s = curves.shape[1]
+    order = np.argsort(curves, axis=1)
     ranks = np.empty_like(order)
-    np.put_along_axis(ranks, order, np.arange(1, s + 1)[:, None], axis=0)
-    depth = np.minimum(ranks, s + 1 - ranks).min(axis=1)
+    np.put_along_axis(ranks, order, np.arange(1, s + 1)[None, :], axis=1)
+    depth = np.minimum(ranks, s + 1 - ranks).min(axis=0)
     n_keep = int(np.ceil(prob * s))
     keep = np.argsort(-depth, kind="stable")[:n_keep]
-    env_lower = curves[keep].min(axis=0)
-    env_upper = curves[keep].max(axis=0)
-    lower = np.minimum(env_lower, point_lower)
-    upper = np.maximum(env_upper, point_upper)
-    inside = np.all((curves >= lower - 1e-12) & (curves <= upper + 1e-12), axis=1)
+    kept = curves[:, keep]
+    lower = np.minimum(kept.min(axis=1), point_lower)
+    upper = np.maximum(kept.max(axis=1), point_upper)
+    inside = np.all((curves >= lower[:, None] - 1e-12) & (curves <= upper[:, None] + 1e-12), axis=0)
     return lower, upper, float(inside.mean())
