@@ -35,6 +35,13 @@ _LAZY = {
     "fit_binormal": "bayes",
     "BinormalPosterior": "bayes",
     "BinormalPriors": "bayes",
+    "fit_binormal_ovr": "bayes",
+    "OvRPosterior": "bayes",
+    "prevalence_weights": "prevalence",
+    "deployment_prevalence": "prevalence",
+    "logit_interval": "intervals",
+    "wald_interval": "intervals",
+    "ConfidenceInterval": "intervals",
     "datasets": None,
 }
 

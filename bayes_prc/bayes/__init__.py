@@ -5,7 +5,14 @@ predictive draw) is asked for; ``method="exact"`` needs numpy, scipy, xarray and
 """
 
 from ._fit import fit_binormal
+from ._multiclass import OvRPosterior, fit_binormal_ovr
 from ._posterior import BinormalPosterior
 from ._priors import BinormalPriors
 
-__all__ = ["BinormalPosterior", "BinormalPriors", "fit_binormal"]
+__all__ = [
+    "BinormalPosterior",
+    "BinormalPriors",
+    "OvRPosterior",
+    "fit_binormal",
+    "fit_binormal_ovr",
+]
