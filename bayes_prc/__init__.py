@@ -43,6 +43,15 @@ _LAZY = {
     "wald_interval": "intervals",
     "ConfidenceInterval": "intervals",
     "datasets": None,
+    "plotting": None,
+    "plot_posterior_summary": "plotting",
+    "PRCurveDisplay": "plotting",
+    "PredictiveCurvesDisplay": "plotting",
+    "ThresholdColoredPRDisplay": "plotting",
+    "ThresholdCurvesDisplay": "plotting",
+    "APForestDisplay": "plotting",
+    "ROCCurveDisplay": "plotting",
+    "ScorePPCDisplay": "plotting",
 }
 
 __all__ = [
