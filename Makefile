@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml requirements.lock
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/bayes-prc demo
+	$(BIN)/bayes-prc demo --force
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

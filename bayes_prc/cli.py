@@ -1,8 +1,10 @@
 """The ``bayes-prc`` command line.
 
-``bayes-prc demo`` prints the empirical summary of the bundled example data;
-``bayes-prc summary FILE.csv --score COL --label COL`` does the same for a CSV file.
-Errors are one line on stderr with exit status 2.
+``bayes-prc report FILE.csv --score COL --label COL [-o out.html]`` writes the evaluation
+report; ``bayes-prc demo [-o out.html]`` writes it for the bundled small-sample example
+and prints the empirical summary; ``bayes-prc summary FILE.csv ...`` prints the empirical
+summary only (no PyMC, no plots). Errors are one line on stderr with exit status 2, and
+no output file is left behind.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -85,6 +88,42 @@ def format_summary(title, summary):
     return "\n".join(lines)
 
 
+def _read_table(path, label_col, score_col):
+    """Label and score columns of a CSV (or Parquet, if pyarrow is installed) file."""
+    if str(path).lower().endswith((".parquet", ".pq")):
+        return _read_parquet_columns(path, label_col, score_col)
+    return _read_csv_columns(path, label_col, score_col)
+
+
+def _read_parquet_columns(path, label_col, score_col):
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise CLIError("reading Parquet needs pyarrow (pip install pyarrow)") from None
+    try:
+        table = pq.read_table(path)
+    except OSError as err:
+        raise CLIError(f"cannot read {path}: {err}") from None
+    names = table.column_names
+    for col, opt in ((label_col, "--label"), (score_col, "--score")):
+        if col not in names:
+            raise CLIError(
+                f"{path}: no column {col!r} (from {opt}); columns are "
+                f"{', '.join(repr(c) for c in names)}"
+            )
+    labels = np.asarray([str(v) for v in table.column(label_col).to_pylist()])
+    raw = table.column(score_col).to_pylist()
+    scores = np.empty(len(raw))
+    for i, v in enumerate(raw):
+        try:
+            scores[i] = float(v)
+        except (TypeError, ValueError):
+            raise CLIError(f"{path}, row {i + 1}: score {v!r} is not a number") from None
+        if not np.isfinite(scores[i]):
+            raise CLIError(f"{path}, row {i + 1}: score {v!r} is not finite")
+    return labels, scores
+
+
 def _read_csv_columns(path, label_col, score_col):
     try:
         with open(path, newline="", encoding="utf-8") as fh:
@@ -143,40 +182,134 @@ def _parse_labels(labels, pos_label):
 
 
 def _cmd_demo(args):
-    from .datasets import list_examples, load_example
+    from .datasets import load_example
 
-    names = list_examples() if args.example is None else [args.example]
-    blocks = []
-    for name in names:
-        data = load_example(name)
-        blocks.append(format_summary(name, empirical_summary(data.y_true, data.y_score)))
-    print("\n\n".join(blocks))
+    data = load_example(args.example)
+    output = args.output or "bayes_prc_demo.html"
+    if Path(output).exists() and not args.force:
+        raise CLIError(f"{output} exists; pass --force to overwrite it")
+    print(format_summary(args.example, empirical_summary(data.y_true, data.y_score)))
+    out = _write_report(
+        data.y_true,
+        data.y_score,
+        output,
+        title=f"bayes_prc demo: {args.example} ({len(data)} items)",
+        transform="logit",
+        seed=args.seed,
+        force=args.force,
+        source=f"bundled example {args.example!r}: {data.description}",
+        n_resamples=args.n_resamples,
+    )
+    print(f"\nreport written to {out}")
+    return 0
+
+
+def _write_report(y, s, output, *, title, transform, seed, force, source, n_resamples, md=None):
+    from ._report import report
+
+    interactive = sys.stderr.isatty()
+    try:
+        return report(
+            y,
+            s,
+            output,
+            title=title,
+            transform=transform,
+            random_seed=seed,
+            force=force,
+            source=source,
+            n_resamples=n_resamples,
+            progressbar=interactive,
+            markdown_path=md,
+        )
+    except FileExistsError as err:
+        raise CLIError(str(err)) from None
+
+
+def _cmd_report(args):
+    labels, scores = _read_table(args.file, args.label, args.score)
+    y = _parse_labels(labels, args.pos_label)
+    output = args.output or f"{Path(args.file).stem}.report.html"
+    if Path(output).exists() and not args.force:
+        raise CLIError(f"{output} exists; pass --force to overwrite it")
+    out = _write_report(
+        y,
+        scores,
+        output,
+        title=args.title or f"Precision-recall report: {Path(args.file).name}",
+        transform=args.transform,
+        seed=args.seed,
+        force=args.force,
+        source=f"{args.file} (score column {args.score!r}, label column {args.label!r})",
+        n_resamples=args.n_resamples,
+        md=args.markdown,
+    )
+    print(f"report written to {out}")
     return 0
 
 
 def _cmd_summary(args):
-    labels, scores = _read_csv_columns(args.file, args.label, args.score)
+    labels, scores = _read_table(args.file, args.label, args.score)
     y = _parse_labels(labels, args.pos_label)
     print(format_summary(args.file, empirical_summary(y, scores)))
     return 0
 
 
 def build_parser():
+    from .datasets import list_examples
+
     parser = argparse.ArgumentParser(
         prog="bayes-prc",
-        description="How much to trust a precision-recall curve.",
+        description="How much to trust a precision-recall curve: Bayesian binormal credible "
+        "bands and frequentist intervals, side by side.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    p_demo = sub.add_parser("demo", help="summarize the bundled example data")
-    p_demo.add_argument(
-        "--example", default=None, help="one example name (default: all bundled examples)"
+
+    def data_args(p):
+        p.add_argument("file", help="CSV file with a header row (or .parquet with pyarrow)")
+        p.add_argument("--score", required=True, help="name of the score column")
+        p.add_argument("--label", required=True, help="name of the label column")
+        p.add_argument(
+            "--pos-label", default=None, help="value of the positive label (default 1/True)"
+        )
+
+    p_rep = sub.add_parser("report", help="write the HTML evaluation report for a CSV file")
+    data_args(p_rep)
+    p_rep.add_argument(
+        "--transform",
+        choices=["logit", "probit"],
+        default=None,
+        help="fit the binormal model on logit/probit scores (for probabilities)",
     )
+    p_rep.add_argument(
+        "-o", "--output", default=None, help="output HTML (default FILE.report.html)"
+    )
+    p_rep.add_argument("--markdown", default=None, help="also write a Markdown version here")
+    p_rep.add_argument("--title", default=None, help="report title")
+    p_rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p_rep.add_argument("--n-resamples", type=int, default=2000, help="bootstrap resamples")
+    p_rep.add_argument("--force", action="store_true", help="overwrite an existing report")
+    p_rep.set_defaults(func=_cmd_report)
+
+    p_demo = sub.add_parser(
+        "demo", help="summary and HTML report of bundled example data (the README's main job)"
+    )
+    p_demo.add_argument(
+        "--example",
+        default="small_sample",
+        choices=list_examples(),
+        help="bundled example (default small_sample: 80 items, 8 positives)",
+    )
+    p_demo.add_argument(
+        "-o", "--output", default=None, help="output HTML (default bayes_prc_demo.html)"
+    )
+    p_demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p_demo.add_argument("--n-resamples", type=int, default=2000, help="bootstrap resamples")
+    p_demo.add_argument("--force", action="store_true", help="overwrite an existing report")
     p_demo.set_defaults(func=_cmd_demo)
-    p_sum = sub.add_parser("summary", help="empirical summary of a CSV file of scores")
-    p_sum.add_argument("file", help="CSV file with a header row")
-    p_sum.add_argument("--score", required=True, help="name of the score column")
-    p_sum.add_argument("--label", required=True, help="name of the label column")
-    p_sum.add_argument("--pos-label", default=None, help="value of the positive label")
+
+    p_sum = sub.add_parser("summary", help="empirical summary of a CSV file (fast, no fit)")
+    data_args(p_sum)
     p_sum.set_defaults(func=_cmd_summary)
     return parser
 
@@ -186,7 +319,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (CLIError, ValueError) as err:
+    except (CLIError, ValueError, OSError) as err:
         print(f"bayes-prc: error: {err}", file=sys.stderr)
         return 2
 

@@ -49,6 +49,7 @@ from scipy.optimize import elementwise
 __all__ = [
     "METHODS",
     "ConfidenceInterval",
+    "IntervalResult",
     "ProportionInterval",
     "logit_interval",
     "proportion_interval",
@@ -75,7 +76,45 @@ _LR_TINY = 1e-300
 
 
 @dataclass(frozen=True)
-class ProportionInterval:
+class IntervalResult:
+    """Base of every frequentist interval result of bayes_prc.
+
+    Frozen dataclass with the five fields shared by all interval results (see
+    :class:`ProportionInterval`, :class:`bayes_prc.frequentist.APInterval` and
+    :class:`bayes_prc.frequentist.ThresholdInterval`), and the
+    ``confidence_interval`` / ``width`` properties.
+
+    Attributes
+    ----------
+    estimate : float or ndarray
+        Point estimate.
+    low, high : float or ndarray
+        Lower and upper ends of the interval.
+    confidence_level : float
+        Nominal two-sided confidence level, in ``(0, 1)``.
+    method : str
+        Name of the interval method.
+    """
+
+    estimate: Any
+    low: Any
+    high: Any
+    confidence_level: float
+    method: str
+
+    @property
+    def confidence_interval(self) -> ConfidenceInterval:
+        """The interval as a ``ConfidenceInterval(low, high)`` namedtuple."""
+        return ConfidenceInterval(self.low, self.high)
+
+    @property
+    def width(self) -> Any:
+        """Interval width ``high - low``."""
+        return self.high - self.low
+
+
+@dataclass(frozen=True)
+class ProportionInterval(IntervalResult):
     """Point estimate and confidence interval for a binomial proportion.
 
     All array-valued fields share one (broadcast) shape and are read-only.
@@ -99,23 +138,8 @@ class ProportionInterval:
         Number of trials (the effective sample size ``n``).
     """
 
-    estimate: Any
-    low: Any
-    high: Any
-    confidence_level: float
-    method: str
     successes: Any
     trials: Any
-
-    @property
-    def confidence_interval(self) -> ConfidenceInterval:
-        """The interval as a ``ConfidenceInterval(low, high)`` namedtuple."""
-        return ConfidenceInterval(self.low, self.high)
-
-    @property
-    def width(self) -> Any:
-        """Interval width ``high - low``."""
-        return self.high - self.low
 
 
 # --------------------------------------------------------------------------

@@ -1,0 +1,537 @@
+"""Paired comparison of two classifiers scored on the same items: is B better than A?
+
+Two classifiers evaluated on the same test set make correlated errors: an item that is
+hard for A tends to be hard for B. Their average precisions are then positively
+correlated, and the uncertainty of the *difference* ``AP_B - AP_A`` is smaller than
+comparing two separate intervals suggests. :func:`compare_classifiers` keeps the pairing
+in three ways:
+
+* ``"bayes"``: a joint binormal model, bivariate normal scores per class (the correlation
+  of the two classifiers' scores on the same items is a parameter) and a Beta prevalence;
+  each posterior draw gives both classifiers' analytic PR curves (see
+  :mod:`bayes_prc.bayes._paired`).
+* ``"bayesian_bootstrap"``: the same Dirichlet weights over items for both classifiers'
+  weighted AP (Rubin 1981).
+* ``"bootstrap"``: resampling items within each class, the same items for A and B, and
+  the percentile interval of the difference.
+
+Each gives draws (or replicates) of the difference, hence ``P(AP_B > AP_A)``, an
+interval, and the probabilities of a region of practical equivalence (Kruschke 2018).
+
+References
+----------
+.. [1] D. B. Rubin, "The Bayesian bootstrap", The Annals of Statistics 9(1), 1981,
+   pp. 130-134.
+.. [2] J. K. Kruschke, "Rejecting or accepting parameter values in Bayesian estimation",
+   Advances in Methods and Practices in Psychological Science 1(2), 2018, pp. 270-280.
+.. [3] K. H. Brodersen, C. S. Ong, K. E. Stephan and J. M. Buhmann, "The binormal
+   assumption on precision-recall curves", ICPR 2010, pp. 4263-4266.
+.. [4] B. Efron and R. J. Tibshirani, *An Introduction to the Bootstrap*, Chapman & Hall,
+   1993 (percentile interval, stratified resampling).
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ._counting import binary_clf_counts
+from ._ranking import _binary_average_precision
+from ._validation import (
+    check_1d,
+    check_binary_target,
+    check_consistent_length,
+    check_finite_scores,
+    check_random_state,
+)
+from .intervals import IntervalResult
+
+__all__ = ["METHODS", "BAYES_METHODS", "PairedComparison", "compare_classifiers"]
+
+#: Valid values of the ``method`` argument of :func:`compare_classifiers`.
+METHODS: tuple[str, ...] = ("bayes", "bayesian_bootstrap", "bootstrap")
+#: Valid values of its ``bayes_method`` argument.
+BAYES_METHODS: tuple[str, ...] = ("exact", "nuts")
+_TRANSFORMS = (None, "logit", "probit")
+_DEFAULT_LEVEL = 0.95
+
+
+@dataclass(frozen=True, eq=False)
+class PairedComparison(IntervalResult):
+    """Result of :func:`compare_classifiers`: the posterior or bootstrap of AP_B - AP_A.
+
+    Attributes
+    ----------
+    estimate : float
+        Point estimate of ``AP_B - AP_A``: the posterior mean (``"bayes"``,
+        ``"bayesian_bootstrap"``) or the empirical difference (``"bootstrap"``).
+    low, high : float
+        Equal-tailed interval of the difference with probability ``confidence_level``
+        (credible interval, or percentile bootstrap interval).
+    confidence_level : float
+        The interval's probability (also available as :attr:`ci_prob`).
+    method : str
+        One of :data:`METHODS`.
+    prob_b_better : float
+        Share of the draws (replicates) with ``AP_B > AP_A`` strictly: the posterior
+        probability that B is better for the Bayesian methods; for ``"bootstrap"`` the
+        bootstrap proportion, not a probability that B is better.
+    ap_a, ap_b : float
+        Point values of each AP, on the same footing as ``estimate`` (posterior means, or
+        the empirical AP for ``"bootstrap"``).
+    empirical_ap_a, empirical_ap_b : float
+        Empirical (step-wise, scikit-learn) AP of each classifier on the data.
+    n, n_pos : int
+        Number of items and of positives.
+    difference_draws : numpy.ndarray of shape (n_draws,)
+        Draws (replicates) of ``AP_B - AP_A``: ``chains * draws`` for ``"bayes"``,
+        ``n_resamples`` otherwise.
+    ap_a_draws, ap_b_draws : numpy.ndarray of shape (n_draws,)
+        The corresponding draws of each AP.
+    rope : tuple of float or None
+        The region of practical equivalence ``(low, high)`` if one was given.
+    prob_below_rope, prob_in_rope, prob_above_rope : float or None
+        Share of the difference's draws below ``rope[0]``, in ``[rope[0], rope[1]]``
+        (ends included) and above ``rope[1]``; they sum to 1 (Kruschke 2018).
+    recall : float or None
+        The recall at which precisions were compared, if asked.
+    precision_a, precision_b : float or None
+        Point values of each classifier's precision at ``recall``.
+    precision_estimate, precision_low, precision_high : float or None
+        Point estimate and interval of ``precision_B - precision_A`` at ``recall``.
+    prob_b_better_precision : float or None
+        Share of draws where B's precision at ``recall`` is strictly higher.
+    precision_difference_draws : numpy.ndarray or None
+        Its draws (replicates).
+    correlation : dict or None
+        ``"bayes"`` only: posterior mean of the within-class correlation of the two
+        classifiers' (transformed) scores, ``{"neg": ..., "pos": ...}``.
+    bayes_method, transform : str or None
+        How the ``"bayes"`` posterior was sampled and the score transform.
+    diagnostics : dict or None
+        ``"bayes"`` with NUTS only: max R-hat, min bulk/tail ESS, number of divergences.
+    idata : xarray.DataTree or None
+        ``"bayes"`` with NUTS only: the ArviZ DataTree of the fit (with ``ap_a``,
+        ``ap_b`` and ``ap_difference`` in its posterior group).
+    """
+
+    prob_b_better: float
+    ap_a: float
+    ap_b: float
+    empirical_ap_a: float
+    empirical_ap_b: float
+    n: int
+    n_pos: int
+    difference_draws: np.ndarray = field(repr=False)
+    ap_a_draws: np.ndarray = field(repr=False)
+    ap_b_draws: np.ndarray = field(repr=False)
+    rope: tuple[float, float] | None = None
+    prob_below_rope: float | None = None
+    prob_in_rope: float | None = None
+    prob_above_rope: float | None = None
+    recall: float | None = None
+    precision_a: float | None = None
+    precision_b: float | None = None
+    precision_estimate: float | None = None
+    precision_low: float | None = None
+    precision_high: float | None = None
+    prob_b_better_precision: float | None = None
+    precision_difference_draws: np.ndarray | None = field(default=None, repr=False)
+    correlation: dict[str, float] | None = None
+    bayes_method: str | None = None
+    transform: str | None = None
+    diagnostics: dict[str, Any] | None = field(default=None, repr=False)
+    idata: Any = field(default=None, repr=False)
+
+    @property
+    def ci_prob(self) -> float:
+        """The interval's probability (same as ``confidence_level``)."""
+        return self.confidence_level
+
+
+# --------------------------------------------------------------------------------------
+# input validation
+# --------------------------------------------------------------------------------------
+def _check_choice(value, name, choices):
+    if not (value is None or isinstance(value, str)) or value not in choices:
+        raise ValueError(f"`{name}` must be one of {choices}; got {value!r}")
+    return value
+
+
+def _check_positive_int(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"`{name}` must be a positive integer; got {value!r}")
+    return int(value)
+
+
+def _check_real(value):
+    return (
+        isinstance(value, numbers.Real)
+        and not isinstance(value, (bool, np.bool_))
+        and bool(np.isfinite(value))
+    )
+
+
+def _check_level(ci_prob, confidence_level):
+    pairs = (("ci_prob", ci_prob), ("confidence_level", confidence_level))
+    given = {k: v for k, v in pairs if v is not None}
+    for name, value in given.items():
+        if not (_check_real(value) and 0 < value < 1):
+            raise ValueError(f"`{name}` must be a number in (0, 1); got {value!r}")
+    if len(given) == 2 and float(ci_prob) != float(confidence_level):
+        raise ValueError(
+            "give `ci_prob` or `confidence_level`, not both with different values; got "
+            f"ci_prob={ci_prob!r}, confidence_level={confidence_level!r}"
+        )
+    return float(next(iter(given.values()))) if given else _DEFAULT_LEVEL
+
+
+def _check_rope(rope):
+    if rope is None:
+        return None
+    msg = f"`rope` must be a pair (low, high) of finite numbers with low < high; got {rope!r}"
+    if isinstance(rope, (str, bytes)) or not hasattr(rope, "__len__") or len(rope) != 2:
+        raise ValueError(msg)
+    lo, hi = rope
+    if not (_check_real(lo) and _check_real(hi) and lo < hi):
+        raise ValueError(msg)
+    return (float(lo), float(hi))
+
+
+def _check_recall(recall):
+    if recall is None:
+        return None
+    if not (_check_real(recall) and 0 < recall < 1):
+        raise ValueError(f"`recall` must be a number in (0, 1); got {recall!r}")
+    return float(recall)
+
+
+def _compare_iv(y_true, score_a, score_b, pos_label):
+    """Validated ``(is_pos, score_a, score_b)``: 1-D, same length, finite, both classes."""
+    a = check_1d(score_a, "score_a")
+    b = check_1d(score_b, "score_b")
+    y = check_1d(y_true, "y_true")
+    check_consistent_length(y_true=y, score_a=a, score_b=b)
+    a = check_finite_scores(a, "score_a")
+    b = check_finite_scores(b, "score_b")
+    if a.dtype.kind == "b":
+        a = a.astype(np.int64)
+    if b.dtype.kind == "b":
+        b = b.astype(np.int64)
+    is_pos, _, _ = check_binary_target(y, pos_label)
+    n_pos = int(is_pos.sum())
+    if n_pos == 0 or n_pos == is_pos.size:
+        raise ValueError(
+            f"`y_true` must contain both classes to compare average precisions; got {n_pos} "
+            f"positive(s) out of {is_pos.size}"
+        )
+    return is_pos, a, b
+
+
+# --------------------------------------------------------------------------------------
+# resampling
+# --------------------------------------------------------------------------------------
+def _precision_at_recall(is_pos, score, w, recall):
+    """Highest precision among thresholds with recall >= ``recall`` (as
+    :func:`bayes_prc.precision_at_recall`), from the counting kernel."""
+    fps, tps, _ = binary_clf_counts(is_pos, score, w)
+    precision = tps / (tps + fps)
+    return float(precision[tps / tps[-1] >= recall].max())
+
+
+def _stratified_resample(pos_idx, neg_idx, rng):
+    """One stratified resample: positives then negatives, each drawn with replacement."""
+    return np.concatenate(
+        (
+            pos_idx[rng.integers(0, pos_idx.size, pos_idx.size)],
+            neg_idx[rng.integers(0, neg_idx.size, neg_idx.size)],
+        )
+    )
+
+
+def _paired_bootstrap(is_pos, a, b, n_resamples, rng, recall):
+    """Replicates of (AP_A, AP_B[, precision_A, precision_B]) on the same resamples."""
+    pos_idx, neg_idx = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    y_boot = np.zeros(is_pos.size, dtype=bool)
+    y_boot[: pos_idx.size] = True
+    out = np.empty((4 if recall is not None else 2, n_resamples))
+    for k in range(n_resamples):
+        idx = _stratified_resample(pos_idx, neg_idx, rng)
+        sa, sb = a[idx], b[idx]
+        out[0, k] = _binary_average_precision(y_boot, sa, None)
+        out[1, k] = _binary_average_precision(y_boot, sb, None)
+        if recall is not None:
+            out[2, k] = _precision_at_recall(y_boot, sa, None, recall)
+            out[3, k] = _precision_at_recall(y_boot, sb, None, recall)
+    return out
+
+
+def _bayesian_bootstrap(is_pos, a, b, n_resamples, rng, recall):
+    """Replicates under Dirichlet(1, ..., 1) item weights shared by A and B."""
+    out = np.empty((4 if recall is not None else 2, n_resamples))
+    n = is_pos.size
+    for k in range(n_resamples):
+        w = rng.standard_exponential(n)
+        w /= w.sum()  # normalized exponentials: a Dirichlet(1, ..., 1) draw
+        out[0, k] = _binary_average_precision(is_pos, a, w)
+        out[1, k] = _binary_average_precision(is_pos, b, w)
+        if recall is not None:
+            out[2, k] = _precision_at_recall(is_pos, a, w, recall)
+            out[3, k] = _precision_at_recall(is_pos, b, w, recall)
+    return out
+
+
+def _summary(diff, level):
+    low, high = np.quantile(diff, [(1 - level) / 2, (1 + level) / 2])
+    return float(low), float(high), float(np.mean(diff > 0))
+
+
+# --------------------------------------------------------------------------------------
+# the public function
+# --------------------------------------------------------------------------------------
+def compare_classifiers(
+    y_true,
+    score_a,
+    score_b,
+    *,
+    method="bayes",
+    recall=None,
+    rope=None,
+    ci_prob=None,
+    confidence_level=None,
+    n_resamples=2000,
+    transform=None,
+    priors=None,
+    bayes_method="exact",
+    draws=1000,
+    chains=4,
+    tune=1000,
+    cores=None,
+    target_accept=0.9,
+    progressbar=True,
+    pos_label=None,
+    random_seed=None,
+):
+    """Compare two classifiers' average precision on the same items: is B better than A?
+
+    Draws (posterior draws or bootstrap replicates) of ``AP_B - AP_A`` that keep the
+    pairing of the two classifiers' scores, and from them the probability that B is
+    better, an interval of the difference and, optionally, the probabilities of a region
+    of practical equivalence and the same comparison for precision at a given recall.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels; both classes must be present.
+    score_a, score_b : array-like of shape (n_samples,)
+        Scores of classifiers A and B for the same items, in the same order; higher
+        means more likely positive.
+    method : {"bayes", "bayesian_bootstrap", "bootstrap"}, default "bayes"
+        ``"bayes"``: joint binormal model, bivariate normal scores per class with a
+        conjugate Normal-Inverse-Wishart prior on standardized scores and a Beta
+        prevalence; each draw's marginals are the two classifiers' binormal models,
+        whose analytic AP (Brodersen et al. 2010) is compared.
+        ``"bayesian_bootstrap"``: Dirichlet(1, ..., 1) weights over the items, the same
+        for A and B, and each classifier's weighted empirical AP (Rubin 1981).
+        ``"bootstrap"``: stratified resampling (items drawn with replacement within each
+        class, so the number of positives is fixed), the same resampled items for A and
+        B; the interval is the percentile interval.
+    recall : float in (0, 1), optional
+        Also compare precision at this recall. ``"bayes"``: the binormal precision at
+        exactly this recall; the bootstrap methods: the empirical precision at recall
+        (the highest precision among thresholds reaching at least this recall, as
+        :func:`bayes_prc.precision_at_recall`).
+    rope : (float, float), optional
+        Region of practical equivalence ``(low, high)`` of ``AP_B - AP_A``, e.g.
+        ``(-0.01, 0.01)``: report the share of draws below, inside (ends included) and
+        above it (Kruschke 2018). Used with every method.
+    ci_prob, confidence_level : float in (0, 1), optional
+        Probability of the equal-tailed interval (two names for the same thing, the
+        Bayesian and the frequentist one; give at most one). Default 0.95.
+    n_resamples : int, default 2000
+        Number of replicates of the bootstrap methods.
+    transform : {None, "logit", "probit"}, default None
+        ``"bayes"`` only: fit the model to ``logit(score)`` or ``probit(score)`` for
+        probability outputs (as :func:`bayes_prc.fit_binormal`). The empirical AP is
+        invariant to it.
+    priors : BinormalPriors, dict or None
+        ``"bayes"`` only: the univariate prior of :func:`bayes_prc.fit_binormal`; the
+        Normal-Inverse-Wishart prior built from it has exactly these marginals for each
+        classifier (``nu0 = 2 sigma2_alpha + 1``, ``Psi0 = 2 sigma2_beta I``,
+        ``kappa0 = mu_kappa``), see :mod:`bayes_prc.bayes._paired`. Each classifier's
+        scores are standardized by their own mean and standard deviation unless
+        ``location``/``scale`` are set, which then apply to both.
+    bayes_method : {"exact", "nuts"}, default "exact"
+        ``"exact"``: independent draws from the closed-form conjugate posterior (fast).
+        ``"nuts"``: PyMC's NUTS on the same prior and likelihood (sufficient statistics
+        as observed variables); diagnostics are checked.
+    draws, chains : int, default 1000, 4
+        ``"bayes"``: draws per chain and number of chains (``"exact"`` gives
+        ``draws * chains`` independent draws).
+    tune, cores, target_accept, progressbar
+        Passed to :func:`pymc.sample` (NUTS only).
+    pos_label : label, optional
+        Positive label when ``y_true`` is not {0, 1} / {-1, 1}.
+    random_seed : int, numpy.random.Generator or None
+        Same seed, same result.
+
+    Returns
+    -------
+    PairedComparison
+        Frozen dataclass with ``estimate``, ``low``, ``high``, ``confidence_level``
+        (alias ``ci_prob``), ``method``, ``prob_b_better``, ``ap_a``, ``ap_b``,
+        ``difference_draws`` (shape ``(n_draws,)``), the ROPE and precision fields when
+        asked; see :class:`PairedComparison`.
+
+    Warns
+    -----
+    ConvergenceWarning
+        ``bayes_method="nuts"`` with bad diagnostics (R-hat > 1.01, ESS < 100 per chain,
+        divergences).
+
+    Notes
+    -----
+    Ignoring the pairing (two separate intervals, or the difference of independent
+    posteriors) overstates the uncertainty of the difference when the classifiers'
+    errors are positively correlated, as they usually are on a shared test set. The
+    Bayesian model also reports that correlation (``correlation``).
+
+    All intervals are equal-tailed quantiles of the draws. For a decision with the ROPE,
+    Kruschke's rule compares the interval with the ROPE: entirely outside, the
+    difference is practically non-zero; entirely inside, practically equivalent.
+
+    References
+    ----------
+    .. [1] D. B. Rubin, "The Bayesian bootstrap", The Annals of Statistics 9(1), 1981,
+       pp. 130-134.
+    .. [2] J. K. Kruschke, "Rejecting or accepting parameter values in Bayesian
+       estimation", Advances in Methods and Practices in Psychological Science 1(2),
+       2018, pp. 270-280.
+    .. [3] K. H. Brodersen, C. S. Ong, K. E. Stephan and J. M. Buhmann, "The binormal
+       assumption on precision-recall curves", ICPR 2010, pp. 4263-4266.
+
+    Examples
+    --------
+    >>> from bayes_prc.datasets import load_example
+    >>> from bayes_prc.paired import compare_classifiers
+    >>> data = load_example("digits_nine")
+    >>> y, a, b = data.y_true, data.scores["score_a"], data.scores["score_b"]
+    >>> res = compare_classifiers(y, a, b, transform="logit", random_seed=0)
+    >>> res.method, res.confidence_level, res.difference_draws.shape
+    ('bayes', 0.95, (4000,))
+    >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}], P(B better) = "
+    ...       f"{res.prob_b_better:.2f}")
+    -0.013 [-0.047, 0.017], P(B better) = 0.20
+    >>> boot = compare_classifiers(
+    ...     y, a, b, method="bayesian_bootstrap", n_resamples=200, rope=(-0.01, 0.01),
+    ...     random_seed=0,
+    ... )
+    >>> print(f"{boot.prob_below_rope:.3f} {boot.prob_in_rope:.3f} {boot.prob_above_rope:.3f}")
+    0.715 0.235 0.050
+    """
+    _check_choice(method, "method", METHODS)
+    _check_choice(bayes_method, "bayes_method", BAYES_METHODS)
+    _check_choice(transform, "transform", _TRANSFORMS)
+    level = _check_level(ci_prob, confidence_level)
+    rope = _check_rope(rope)
+    recall = _check_recall(recall)
+    n_resamples = _check_positive_int(n_resamples, "n_resamples")
+    draws = _check_positive_int(draws, "draws")
+    chains = _check_positive_int(chains, "chains")
+    if method == "bayes" and bayes_method == "nuts":
+        tune = _check_positive_int(tune, "tune")
+    rng = check_random_state(random_seed)
+    is_pos, a, b = _compare_iv(y_true, score_a, score_b, pos_label)
+
+    emp_a = _binary_average_precision(is_pos, a, None)
+    emp_b = _binary_average_precision(is_pos, b, None)
+    extra = {}
+    if method == "bayes":
+        from .bayes._paired import fit_paired_posterior
+
+        fit = fit_paired_posterior(
+            is_pos,
+            a,
+            b,
+            transform=transform,
+            priors=priors,
+            bayes_method=bayes_method,
+            draws=draws,
+            chains=chains,
+            rng=rng,
+            recall=recall,
+            tune=tune,
+            cores=cores,
+            target_accept=target_accept,
+            progressbar=progressbar,
+        )
+        ap_a_d, ap_b_d = fit["ap_a"], fit["ap_b"]
+        prec_a_d, prec_b_d = fit.get("precision_a"), fit.get("precision_b")
+        corr = fit["correlation"].mean(axis=0)
+        extra = {
+            "correlation": {"neg": float(corr[0]), "pos": float(corr[1])},
+            "bayes_method": bayes_method,
+            "transform": transform,
+            "diagnostics": fit.get("diagnostics"),
+            "idata": fit["idata"],
+        }
+    else:
+        run = _paired_bootstrap if method == "bootstrap" else _bayesian_bootstrap
+        reps = run(is_pos, a, b, n_resamples, rng, recall)
+        ap_a_d, ap_b_d = reps[0], reps[1]
+        prec_a_d, prec_b_d = (reps[2], reps[3]) if recall is not None else (None, None)
+
+    diff = ap_b_d - ap_a_d
+    low, high, prob = _summary(diff, level)
+    if method == "bootstrap":
+        point_a, point_b = emp_a, emp_b
+    else:
+        point_a, point_b = float(np.mean(ap_a_d)), float(np.mean(ap_b_d))
+    estimate = point_b - point_a if method == "bootstrap" else float(np.mean(diff))
+
+    if rope is not None:
+        extra["rope"] = rope
+        extra["prob_below_rope"] = float(np.mean(diff < rope[0]))
+        extra["prob_in_rope"] = float(np.mean((diff >= rope[0]) & (diff <= rope[1])))
+        extra["prob_above_rope"] = float(np.mean(diff > rope[1]))
+    if recall is not None:
+        pdiff = prec_b_d - prec_a_d
+        p_low, p_high, p_prob = _summary(pdiff, level)
+        if method == "bootstrap":
+            pa = _precision_at_recall(is_pos, a, None, recall)
+            pb = _precision_at_recall(is_pos, b, None, recall)
+            p_est = pb - pa
+        else:
+            pa, pb = float(np.mean(prec_a_d)), float(np.mean(prec_b_d))
+            p_est = float(np.mean(pdiff))
+        extra.update(
+            recall=recall,
+            precision_a=pa,
+            precision_b=pb,
+            precision_estimate=p_est,
+            precision_low=p_low,
+            precision_high=p_high,
+            prob_b_better_precision=p_prob,
+            precision_difference_draws=pdiff,
+        )
+    return PairedComparison(
+        estimate=estimate,
+        low=low,
+        high=high,
+        confidence_level=level,
+        method=method,
+        prob_b_better=prob,
+        ap_a=point_a,
+        ap_b=point_b,
+        empirical_ap_a=emp_a,
+        empirical_ap_b=emp_b,
+        n=int(is_pos.size),
+        n_pos=int(is_pos.sum()),
+        difference_draws=diff,
+        ap_a_draws=ap_a_d,
+        ap_b_draws=ap_b_d,
+        **extra,
+    )

@@ -1,0 +1,214 @@
+"""Comparison tables, the HTML report and the report/demo commands."""
+
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+import bayes_prc as bp
+from bayes_prc.datasets import load_example
+
+
+@pytest.fixture(scope="module")
+def small():
+    d = load_example("small_sample")
+    return d.y_true, d.y_score
+
+
+@pytest.fixture(scope="module")
+def posterior(small):
+    y, s = small
+    return bp.fit_binormal(y, s, transform="logit", method="exact", random_seed=0)
+
+
+def test_compare_intervals_rows_equal_their_sources(small, posterior):
+    y, s = small
+    table = bp.compare_intervals(y, s, posterior=posterior, random_seed=1, n_resamples=300)
+    assert list(table.index) == list(bp.compare.AP_COMPARISON_METHODS)
+    assert {"estimate", "low", "high", "width", "estimator", "family"} <= set(table.columns)
+    np.testing.assert_allclose(table["width"], table["high"] - table["low"])
+    # deterministic rows equal the functions they come from
+    for method in ("logit", "binomial"):
+        ref = bp.ap_interval(y, s, method=method, confidence_level=0.95)
+        row = table.loc[method]
+        assert (row.estimate, row.low, row.high) == pytest.approx((ref.estimate, ref.low, ref.high))
+    ap = posterior.average_precision()
+    hdi = posterior.interval(ap, ci_prob=0.95, ci_kind="hdi").values
+    assert table.loc["binormal_hdi", "low"] == pytest.approx(hdi[0])
+    assert table.loc["binormal_hdi", "estimate"] == pytest.approx(float(ap.mean()))
+    eti = np.quantile(ap.values, [0.025, 0.975])
+    assert table.loc["binormal_eti", ["low", "high"]].tolist() == pytest.approx(eti, abs=1e-3)
+    assert table.attrs["arviz_summary"].loc["average_precision", "mean"] == pytest.approx(
+        float(ap.mean()), abs=1e-3
+    )
+    ds = table.to_xarray()
+    assert "low" in ds and ds.sizes["method"] == len(table)
+    # every frequentist row brackets its estimate
+    freq = table[table.family == "frequentist"]
+    assert ((freq.low <= freq.estimate + 1e-12) & (freq.estimate <= freq.high + 1e-12)).all()
+
+
+def test_compare_intervals_is_reproducible(small, posterior):
+    y, s = small
+    a = bp.compare_intervals(y, s, posterior=posterior, random_seed=3, n_resamples=200)
+    b = bp.compare_intervals(y, s, posterior=posterior, random_seed=3, n_resamples=200)
+    assert a.drop(columns=[]).equals(b)
+
+
+def test_compare_operating_point(small, posterior):
+    y, s = small
+    table = bp.compare_operating_point(y, s, posterior=posterior, random_seed=2, n_resamples=300)
+    t = bp.max_fbeta(y, s).threshold
+    assert table.attrs["threshold"] == t
+    prec = table.loc["precision"]
+    assert set(prec.index) == {
+        "binormal",
+        "likelihood_ratio",
+        "wilson",
+        "clopper_pearson",
+        "jeffreys",
+        "bootstrap",
+    }
+    assert set(table.loc["recall"].index) == {"binormal", "wilson", "clopper_pearson", "mc_npv"}
+    ref = bp.precision_interval(y, s, t, method="likelihood_ratio")
+    assert prec.loc["likelihood_ratio", "low"] == pytest.approx(ref.low)
+    pred = s >= t
+    assert table.attrs["tp"] == int(np.sum(pred & (y == 1)))
+    assert table.attrs["fp"] == int(np.sum(pred & (y == 0)))
+    with pytest.raises(ValueError, match=r"`threshold` must be a finite number"):
+        bp.compare_operating_point(y, s, threshold=np.nan, posterior=posterior)
+
+
+def test_compare_errors(small):
+    y, s = small
+    with pytest.raises(ValueError, match=r"`methods` must be a non-empty subset"):
+        bp.compare_intervals(y, s, methods=["jackknife"])
+    with pytest.raises(ValueError, match=r"`ci_prob` must be in \(0, 1\); got 95"):
+        bp.compare_intervals(y, s, ci_prob=95)
+
+
+class _Collect(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags = {}
+        self.text = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags[tag] = self.tags.get(tag, 0) + 1
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+EVIL = "<script>alert(1)</script>"
+
+
+def test_report_html_is_self_contained_and_escaped(small, tmp_path):
+    y, s = small
+    out = tmp_path / "r.html"
+    md = tmp_path / "r.md"
+    bp.report(
+        y, s, out, title=EVIL, transform="logit", random_seed=0, n_resamples=200,
+        markdown_path=md, source=f"file {EVIL}.csv",
+    )  # fmt: skip
+    text = out.read_text()
+    parser = _Collect()
+    parser.feed(text)
+    assert parser.tags.get("svg", 0) >= 6 and parser.tags.get("table", 0) >= 3
+    assert "<script" not in text.lower()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    # nothing is fetched: no URL outside XML namespace declarations
+    assert "http" not in re.sub(r'xmlns(:\w+)?="[^"]+"', "", text)
+    # the table holds the values of compare_intervals (same seed streams as the report)
+    ref = bp.ap_interval(y, s, method="logit")
+    assert f"{ref.low:.4f}" in text and f"{ref.high:.4f}" in text
+    assert "How to read this report" in text
+    assert md.read_text().startswith("# &lt;script&gt;") or EVIL in md.read_text()
+    # never overwrite without force
+    with pytest.raises(FileExistsError, match="force"):
+        bp.report(y, s, out, transform="logit")
+    bp.report(y, s, out, transform="logit", n_resamples=100, force=True)
+
+
+def test_report_failure_leaves_no_file(tmp_path):
+    out = tmp_path / "bad.html"
+    with pytest.raises(ValueError, match="both classes"):
+        bp.report([1, 1, 1], [0.1, 0.2, 0.3], out)
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def _cli(*args, cwd):
+    return subprocess.run(
+        [sys.executable, "-m", "bayes_prc.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
+
+
+def test_cli_report_success_and_refuses_overwrite(tmp_path):
+    d = load_example("small_sample")
+    f = tmp_path / "scores.csv"
+    rows = [f"{int(a)},{float(b)!r}" for a, b in zip(d.y_true, d.y_score, strict=True)]
+    f.write_text(f"{EVIL},prob\n" + "\n".join(rows) + "\n")
+    res = _cli(
+        "report", str(f), "--score", "prob", "--label", EVIL, "--transform", "logit",
+        "--n-resamples", "200", "-o", "out.html", cwd=tmp_path,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    text = (tmp_path / "out.html").read_text()
+    assert "<script" not in text.lower() and "&lt;script&gt;" in text
+    before = (tmp_path / "out.html").stat().st_mtime_ns
+    res = _cli("report", str(f), "--score", "prob", "--label", EVIL, "-o", "out.html", cwd=tmp_path)
+    assert res.returncode == 2 and "--force" in res.stderr
+    assert (tmp_path / "out.html").stat().st_mtime_ns == before
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "message"),
+    [
+        ("y,s\n1,0.5\n0,0.2\n", ["--score", "nope", "--label", "y"], "no column 'nope'"),
+        ("y,s\n1,nan\n0,0.2\n", ["--score", "s", "--label", "y"], "is not finite"),
+        ("y,s\n1,0.5\n1,0.2\n", ["--score", "s", "--label", "y"], "single class"),
+    ],
+)
+def test_cli_report_bad_input(tmp_path, content, args, message):
+    f = tmp_path / "bad.csv"
+    f.write_text(content)
+    res = _cli("report", str(f), *args, "-o", "out.html", cwd=tmp_path)
+    assert res.returncode == 2 and message in res.stderr
+    assert res.stderr.count("\n") == 1
+    assert not (tmp_path / "out.html").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.csv"]
+
+
+def test_cli_unreadable_file_for_report(tmp_path):
+    res = _cli("report", "missing.csv", "--score", "s", "--label", "y", cwd=tmp_path)
+    assert res.returncode == 2 and "cannot read" in res.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_demo_writes_report(tmp_path):
+    res = _cli("demo", "-o", "demo.html", "--n-resamples", "200", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "== small_sample ==" in res.stdout
+    assert (tmp_path / "demo.html").read_text().count("<svg") >= 6
+    res = _cli("demo", "-o", "demo.html", cwd=tmp_path)
+    assert res.returncode == 2 and "--force" in res.stderr
+
+
+def test_frequentist_only_cli_does_not_import_pymc(tmp_path):
+    code = (
+        "import sys; from bayes_prc.cli import main; "
+        "main(['summary', 'x.csv', '--score', 's', '--label', 'y']); "
+        "print('pymc' in sys.modules, 'matplotlib' in sys.modules)"
+    )
+    (tmp_path / "x.csv").write_text("y,s\n1,0.9\n0,0.1\n1,0.4\n0,0.5\n")
+    res = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120
+    )
+    assert res.stdout.strip().endswith("False False"), res.stdout + res.stderr
