@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
-from scipy import special
 
 from .._validation import check_random_state, validate_binary_inputs
-from ..exceptions import BayesPRCWarning
+from ._common import transform_scores
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
 
 __all__ = ["fit_binormal", "TRANSFORMS", "METHODS"]
@@ -18,36 +15,8 @@ METHODS = ("nuts", "exact")
 
 
 def _transform_scores(y_score, transform):
-    """Scores on the scale where the binormal model is fit, and the inverse map."""
-    if transform is None:
-        return y_score.astype(np.float64), None
-    s = y_score.astype(np.float64)
-    bad = (s < 0) | (s > 1)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"`transform`={transform!r} needs probabilities in [0, 1]; `y_score` has "
-            f"{float(s[i])!r} at index {i}"
-        )
-    at_edge = (s == 0) | (s == 1)
-    if at_edge.any():
-        interior = s[~at_edge]
-        # clip exact 0 and 1 to just inside the interior scores, so their rank is kept
-        gaps = [1e-6]
-        if interior.size:
-            gaps += [interior.min() / 2, (1 - interior.max()) / 2]
-        eps = max(min(gaps), 1e-12)
-        warnings.warn(
-            f"{int(at_edge.sum())} score(s) are exactly 0 or 1; for the {transform} "
-            f"transform they are moved to {eps:.3g} and 1 - {eps:.3g} (their ranks, and so "
-            "the empirical curve, are unchanged)",
-            BayesPRCWarning,
-            stacklevel=3,
-        )
-        s = np.clip(s, eps, 1 - eps)
-    if transform == "logit":
-        return special.logit(s), "logit"
-    return special.ndtri(s), "probit"
+    """Scores on the fitted scale and the transform's name (see ``transform_scores``)."""
+    return transform_scores(y_score, transform, "y_score", stacklevel=4), transform
 
 
 def fit_binormal(

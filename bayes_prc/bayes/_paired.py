@@ -51,7 +51,7 @@ Two samplers of the same posterior:
   matrix decomposition in the graph), and the posterior in these coordinates is
   well-scaled and nearly Gaussian for NUTS.
 
-Only :func:`build_model` and :func:`sample_nuts` import PyMC, and only when called.
+Only :func:`build_model` and ``_model.sample_nuts`` import PyMC, and only when called.
 
 References
 ----------
@@ -65,14 +65,14 @@ References
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special, stats
+from scipy import stats
 
 from ..binormal import Binormal
-from ..exceptions import BayesPRCWarning, ConvergenceWarning
+from ._common import convergence_diagnostics, transform_scores, warn_if_unreliable
+from ._model import sample_nuts
 
 __all__ = [
     "TRANSFORMS",
@@ -100,36 +100,6 @@ _TINY = 1e-300  # a zero scatter (tied scores) has density 0; see build_model
 # --------------------------------------------------------------------------------------
 # data -> standardized scores -> sufficient statistics
 # --------------------------------------------------------------------------------------
-def transform_scores(score, transform, name):
-    """Scores on the scale of the model (like ``fit_binormal``'s), errors naming ``name``."""
-    s = np.asarray(score, dtype=np.float64)
-    if transform is None:
-        return s
-    bad = (s < 0) | (s > 1)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"`transform`={transform!r} needs probabilities in [0, 1]; `{name}` has "
-            f"{float(s[i])!r} at index {i}"
-        )
-    at_edge = (s == 0) | (s == 1)
-    if at_edge.any():
-        interior = s[~at_edge]
-        gaps = [1e-6]
-        if interior.size:
-            gaps += [interior.min() / 2, (1 - interior.max()) / 2]
-        eps = max(min(gaps), 1e-12)
-        warnings.warn(
-            f"{int(at_edge.sum())} score(s) of `{name}` are exactly 0 or 1; for the "
-            f"{transform} transform they are moved to {eps:.3g} and 1 - {eps:.3g} (their "
-            "ranks, and so the empirical curve, are unchanged)",
-            BayesPRCWarning,
-            stacklevel=4,
-        )
-        s = np.clip(s, eps, 1 - eps)
-    return special.logit(s) if transform == "logit" else special.ndtri(s)
-
-
 def standardize_pair(t_a, t_b, location=None, scale=None):
     """Stack the two (transformed) score vectors as ``(n, 2)``, each standardized.
 
@@ -345,23 +315,6 @@ def build_model(stats_neg, stats_pos, prior):
     return model
 
 
-def sample_nuts(model, *, draws, chains, tune, random_seed, progressbar, cores, target_accept):
-    """Run PyMC's NUTS on :func:`build_model`'s model; returns the ArviZ DataTree."""
-    import pymc as pm
-
-    with model:
-        return pm.sample(
-            draws=draws,
-            tune=tune,
-            chains=chains,
-            cores=cores,
-            random_seed=random_seed,
-            progressbar=progressbar,
-            target_accept=target_accept,
-            compute_convergence_checks=False,
-        )
-
-
 def posterior_from_idata(idata):
     """NUTS draws in the layout of :func:`sample_exact_posterior`."""
     post = idata["posterior"]
@@ -377,35 +330,8 @@ def posterior_from_idata(idata):
 
 def check_nuts_diagnostics(idata, var_names):
     """R-hat, ESS and divergences of a NUTS fit; warns :class:`ConvergenceWarning`."""
-    import arviz as az
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        rhat = az.rhat(idata, var_names=var_names)
-        ess_bulk = az.ess(idata, var_names=var_names, method="bulk")
-        ess_tail = az.ess(idata, var_names=var_names, method="tail")
-    d = {
-        "max_rhat": float(max(float(rhat[v].max()) for v in var_names)),
-        "min_ess_bulk": float(min(float(ess_bulk[v].min()) for v in var_names)),
-        "min_ess_tail": float(min(float(ess_tail[v].min()) for v in var_names)),
-        "n_divergent": int(idata["sample_stats"]["diverging"].values.sum()),
-    }
-    chains = idata["posterior"].sizes["chain"]
-    problems = []
-    if chains > 1 and d["max_rhat"] > 1.01:
-        problems.append(f"R-hat up to {d['max_rhat']:.3f} (> 1.01)")
-    if d["min_ess_bulk"] < 100 * chains:
-        problems.append(f"bulk ESS down to {d['min_ess_bulk']:.0f} (< 100 per chain)")
-    if d["min_ess_tail"] < 100 * chains:
-        problems.append(f"tail ESS down to {d['min_ess_tail']:.0f} (< 100 per chain)")
-    if d["n_divergent"]:
-        problems.append(f"{d['n_divergent']} divergent transition(s)")
-    if problems:
-        warnings.warn(
-            "the NUTS fit may not be reliable: " + "; ".join(problems),
-            ConvergenceWarning,
-            stacklevel=4,
-        )
+    d = convergence_diagnostics(idata, var_names)
+    warn_if_unreliable(d, idata["posterior"].sizes["chain"], stacklevel=5)
     return d
 
 

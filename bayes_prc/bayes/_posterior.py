@@ -17,7 +17,7 @@ from scipy import special
 
 from .._validation import check_random_state
 from ..binormal import Binormal
-from ..exceptions import ConvergenceWarning
+from ._common import convergence_diagnostics, warn_if_unreliable
 
 __all__ = ["BinormalPosterior"]
 
@@ -496,42 +496,13 @@ class BinormalPosterior:
         Exact (conjugate) fits have independent draws: R-hat and ESS are computed the
         same way and divergences are 0.
         """
-        import arviz as az
-
-        names = ["prevalence", "mu", "sigma", "average_precision"]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            rhat = az.rhat(self.idata, var_names=names)
-            ess_bulk = az.ess(self.idata, var_names=names, method="bulk")
-            ess_tail = az.ess(self.idata, var_names=names, method="tail")
-        n_div = 0
-        if "sample_stats" in self.idata.children:
-            n_div = int(self.idata["sample_stats"]["diverging"].values.sum())
-        return {
-            "max_rhat": float(max(float(rhat[v].max()) for v in names)),
-            "min_ess_bulk": float(min(float(ess_bulk[v].min()) for v in names)),
-            "min_ess_tail": float(min(float(ess_tail[v].min()) for v in names)),
-            "n_divergent": n_div,
-        }
+        return convergence_diagnostics(
+            self.idata, ["prevalence", "mu", "sigma", "average_precision"]
+        )
 
     def _check_diagnostics(self):
         d = self.diagnostics()
-        chains = self.idata["posterior"].sizes["chain"]
-        problems = []
-        if chains > 1 and d["max_rhat"] > 1.01:
-            problems.append(f"R-hat up to {d['max_rhat']:.3f} (> 1.01)")
-        if d["min_ess_bulk"] < 100 * chains:
-            problems.append(f"bulk ESS down to {d['min_ess_bulk']:.0f} (< 100 per chain)")
-        if d["min_ess_tail"] < 100 * chains:
-            problems.append(f"tail ESS down to {d['min_ess_tail']:.0f} (< 100 per chain)")
-        if d["n_divergent"]:
-            problems.append(f"{d['n_divergent']} divergent transition(s)")
-        if problems:
-            warnings.warn(
-                "the NUTS fit may not be reliable: " + "; ".join(problems),
-                ConvergenceWarning,
-                stacklevel=3,
-            )
+        warn_if_unreliable(d, self.idata["posterior"].sizes["chain"], stacklevel=4)
         return d
 
 
