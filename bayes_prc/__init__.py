@@ -67,6 +67,7 @@ _LAZY = {
     "APForestDisplay": "plotting",
     "ROCCurveDisplay": "plotting",
     "ScorePPCDisplay": "plotting",
+    "PerClassAPDisplay": "plotting",
 }
 
 __all__ = [

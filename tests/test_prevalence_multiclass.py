@@ -92,3 +92,23 @@ def test_ovr_multilabel_and_errors():
         bp.fit_binormal_ovr([0, 1, 2, 2], rng.normal(size=(4, 2)))
     with pytest.raises(ValueError, match=r"`average` must be None"):
         ovr.average_precision("micro")
+
+
+def test_per_class_ap_plot_draws_the_posterior(multiclass_data):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    y, scores = multiclass_data
+    ovr = bp.fit_binormal_ovr(y, scores, random_seed=1, draws=300)
+    disp = bp.PerClassAPDisplay.from_posterior(ovr, y, scores, ci_prob=0.9)
+    per = ovr.average_precision().values.reshape(-1, 3)
+    lo, hi = np.quantile(per, [0.05, 0.95], axis=0)
+    segs = disp.interval_lines_.get_segments()
+    # rows are drawn top to bottom in class order: segment j is class j
+    for j in range(3):
+        np.testing.assert_allclose(segs[j][:, 0], [lo[j], hi[j]])
+    np.testing.assert_allclose(
+        disp.empirical_markers_.get_xdata(), skm.average_precision_score(y, scores, average=None)
+    )
+    assert len(disp.violins_["bodies"]) == 3
+    assert [t.get_text() for t in disp.ax_.get_yticklabels()] == ["0", "1", "2"]

@@ -21,11 +21,13 @@ from ._displays import (
     ThresholdColoredPRDisplay,
     ThresholdCurvesDisplay,
 )
+from ._multiclass import PerClassAPDisplay
 from ._summary import plot_posterior_summary
 
 __all__ = [
     "APForestDisplay",
     "PRCurveDisplay",
+    "PerClassAPDisplay",
     "PredictiveCurvesDisplay",
     "ROCCurveDisplay",
     "ScorePPCDisplay",
