@@ -521,8 +521,7 @@ def proportion_interval(
         floats such as ``3.0`` are accepted; ``3.5`` is not.
     trials : int or array_like of int
         Number(s) of trials ``n >= 1``. Broadcast against ``successes``.
-    method : {"wilson", "wald", "clopper_pearson", "jeffreys", "logit", \
-"likelihood_ratio"}, default "wilson"
+    method : {"wilson", "wald", "clopper_pearson", "jeffreys", "logit", "likelihood_ratio"}, default "wilson"
         Interval method (exact names only; see Notes).
     confidence_level : float, default 0.95
         Two-sided confidence level in ``(0, 1)``.

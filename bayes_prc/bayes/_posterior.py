@@ -337,8 +337,9 @@ class BinormalPosterior:
             tail probability along the curve), the least deep ``1 - ci_prob`` share is
             discarded and the band is the envelope of the rest, joined with the
             pointwise band so it is never narrower.
-        prevalence : float, optional
-            Band at another prevalence (the curve depends on it; scores do not).
+        prevalence : float or array of shape (chain, draw), optional
+            Band at another prevalence (the curve depends on it; scores do not); draws
+            (e.g. from :func:`bayes_prc.deployment_prevalence`) integrate over it.
 
         Returns
         -------
