@@ -57,6 +57,7 @@ _LAZY = {
     "compare_classifiers": "paired",
     "PairedComparison": "paired",
     "simulate": None,
+    "scale": None,
     "ThresholdInterval": "frequentist",
     "plotting": None,
     "plot_posterior_summary": "plotting",

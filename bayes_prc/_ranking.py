@@ -53,6 +53,17 @@ AUC_PR_ESTIMATORS = (
 )
 
 
+def _is_dask(x):
+    """True for dask collections and dask-backed xarray objects (never imports dask).
+
+    Such input goes to :mod:`bayes_prc.scale`, which computes lazily and in parallel.
+    """
+    if type(x).__module__.partition(".")[0] == "dask":
+        return True
+    data = getattr(x, "data", None) if hasattr(x, "dims") else None  # xarray.DataArray
+    return type(data).__module__.partition(".")[0] == "dask"
+
+
 def _check_bool(value, name):
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"`{name}` must be True or False; got {value!r}")
@@ -141,6 +152,16 @@ def precision_recall_curve(
     >>> p.round(3).tolist(), r.tolist(), t.tolist()
     ([0.5, 0.667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
+    if _is_dask(y_true) or _is_dask(y_score):  # see bayes_prc.scale
+        from .scale import _dask_precision_recall_curve
+
+        return _dask_precision_recall_curve(
+            y_true,
+            y_score,
+            pos_label=pos_label,
+            sample_weight=sample_weight,
+            drop_intermediate=drop_intermediate,
+        )
     _check_bool(drop_intermediate, "drop_intermediate")
     fps, tps, thresholds = _curve_counts(y_true, y_score, pos_label, sample_weight)
     return _pr_from_counts(fps, tps, thresholds, drop_intermediate)
@@ -307,6 +328,12 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
     0.8333
     """
+    if _is_dask(y_true) or _is_dask(y_score):  # see bayes_prc.scale
+        from .scale import _dask_average_precision_score
+
+        return _dask_average_precision_score(
+            y_true, y_score, average=average, pos_label=pos_label, sample_weight=sample_weight
+        )
     average_options = (None, "micro", "macro", "weighted", "samples")
     if average not in average_options:
         raise ValueError(f"`average` must be one of {average_options}; got {average!r}")
@@ -499,6 +526,12 @@ def auc_pr(
     """
     if estimator not in AUC_PR_ESTIMATORS:
         raise ValueError(f"`estimator` must be one of {AUC_PR_ESTIMATORS}; got {estimator!r}")
+    if _is_dask(y_true) or _is_dask(y_score):  # see bayes_prc.scale
+        from .scale import _dask_auc_pr
+
+        return _dask_auc_pr(
+            y_true, y_score, estimator=estimator, pos_label=pos_label, sample_weight=sample_weight
+        )
     is_pos, score, w, _ = validate_binary_inputs(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )

@@ -226,9 +226,25 @@ def _write_report(y, s, output, *, title, transform, seed, force, source, n_resa
         raise CLIError(str(err)) from None
 
 
+def _read_dask(args):
+    """Lazy (is_positive, score) dask arrays of a Parquet file or directory (``--dask``)."""
+    try:
+        from . import scale
+
+        return scale, scale._cli_read(
+            args.file, args.label, args.score, args.pos_label, _parse_labels
+        )
+    except ImportError:
+        raise CLIError("--dask needs dask: pip install 'bayes_prc[dask]'") from None
+
+
 def _cmd_report(args):
-    labels, scores = _read_table(args.file, args.label, args.score)
-    y = _parse_labels(labels, args.pos_label)
+    if args.dask:  # read with dask; the report itself needs the data in memory
+        scale, (y, scores) = _read_dask(args)
+        y, scores = scale._cli_in_memory(y, scores, "the report")
+    else:
+        labels, scores = _read_table(args.file, args.label, args.score)
+        y = _parse_labels(labels, args.pos_label)
     output = args.output or f"{Path(args.file).stem}.report.html"
     if Path(output).exists() and not args.force:
         raise CLIError(f"{output} exists; pass --force to overwrite it")
@@ -249,6 +265,10 @@ def _cmd_report(args):
 
 
 def _cmd_summary(args):
+    if args.dask:  # exact summary up to max_exact rows, binned (with AP bounds) beyond
+        scale, (y, scores) = _read_dask(args)
+        print(scale._cli_summary(args.file, y, scores))
+        return 0
     labels, scores = _read_table(args.file, args.label, args.score)
     y = _parse_labels(labels, args.pos_label)
     print(format_summary(args.file, empirical_summary(y, scores)))
@@ -271,6 +291,11 @@ def build_parser():
         p.add_argument("--label", required=True, help="name of the label column")
         p.add_argument(
             "--pos-label", default=None, help="value of the positive label (default 1/True)"
+        )
+        p.add_argument(
+            "--dask",
+            action="store_true",
+            help="read Parquet (a file or a directory) lazily with dask; see docs/scale.md",
         )
 
     p_rep = sub.add_parser("report", help="write the HTML evaluation report for a CSV file")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ranking import _is_dask
 from .._validation import check_random_state, validate_binary_inputs
 from ._common import transform_scores
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
@@ -93,18 +94,26 @@ def fit_binormal(
     >>> bool(0 < float(ap.mean()) < 1)
     True
     """
-    from ._posterior import BinormalPosterior
+    if _is_dask(y_true) or _is_dask(y_score):  # lazy one-pass statistics: bayes_prc.scale
+        from ..scale import _dask_fit_binormal
 
-    if transform not in TRANSFORMS:
-        raise ValueError(f"`transform` must be one of {TRANSFORMS}; got {transform!r}")
-    if method not in METHODS:
-        raise ValueError(f"`method` must be one of {METHODS}; got {method!r}")
-    for name, value in (("draws", draws), ("chains", chains)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"`{name}` must be a positive integer; got {value!r}")
-    if not (isinstance(ci_prob, (float, int)) and 0 < ci_prob < 1):
-        raise ValueError(f"`ci_prob` must be in (0, 1); got {ci_prob!r}")
-    priors = BinormalPriors.from_any(priors)
+        return _dask_fit_binormal(
+            y_true,
+            y_score,
+            transform=transform,
+            priors=priors,
+            method=method,
+            draws=draws,
+            chains=chains,
+            ci_prob=ci_prob,
+            random_seed=random_seed,
+            progressbar=progressbar,
+            tune=tune,
+            cores=cores,
+            target_accept=target_accept,
+            pos_label=pos_label,
+        )
+    priors = _check_fit_options(transform, method, draws, chains, ci_prob, priors)
     is_pos, score, _, _ = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
     n_pos = int(is_pos.sum())
     if n_pos == 0 or n_pos == is_pos.size:
@@ -119,6 +128,67 @@ def fit_binormal(
         raise ValueError("`y_score` has a single distinct value; the scores need spread")
     z = (t - location) / scale
     stats_neg, stats_pos = sufficient_statistics(z, is_pos)
+    return _fit_from_statistics(
+        stats_neg,
+        stats_pos,
+        location=location,
+        scale=scale,
+        transform=transform,
+        priors=priors,
+        method=method,
+        draws=draws,
+        chains=chains,
+        ci_prob=ci_prob,
+        random_seed=random_seed,
+        progressbar=progressbar,
+        tune=tune,
+        cores=cores,
+        target_accept=target_accept,
+        n=int(is_pos.size),
+    )
+
+
+def _check_fit_options(transform, method, draws, chains, ci_prob, priors):
+    """Validate the data-independent options of :func:`fit_binormal`; returns the priors."""
+    if transform not in TRANSFORMS:
+        raise ValueError(f"`transform` must be one of {TRANSFORMS}; got {transform!r}")
+    if method not in METHODS:
+        raise ValueError(f"`method` must be one of {METHODS}; got {method!r}")
+    for name, value in (("draws", draws), ("chains", chains)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"`{name}` must be a positive integer; got {value!r}")
+    if not (isinstance(ci_prob, (float, int)) and 0 < ci_prob < 1):
+        raise ValueError(f"`ci_prob` must be in (0, 1); got {ci_prob!r}")
+    return BinormalPriors.from_any(priors)
+
+
+def _fit_from_statistics(
+    stats_neg,
+    stats_pos,
+    *,
+    location,
+    scale,
+    transform,
+    priors,
+    method,
+    draws,
+    chains,
+    ci_prob,
+    random_seed,
+    progressbar,
+    tune,
+    cores,
+    target_accept,
+    n,
+):
+    """The posterior from per-class statistics of standardized scores (any data size).
+
+    ``stats_neg``, ``stats_pos`` are :class:`ClassStats` of ``(t - location) / scale``
+    with ``t`` the (transformed) scores; ``n`` the number of items. Shared by the
+    in-memory path of :func:`fit_binormal` and the dask path of :mod:`bayes_prc.scale`.
+    """
+    from ._posterior import BinormalPosterior
+
     rng = check_random_state(random_seed)
 
     if method == "exact":
@@ -161,7 +231,7 @@ def fit_binormal(
         scale=scale,
         stats=(stats_neg, stats_pos),
         ci_prob=float(ci_prob),
-        n=int(is_pos.size),
+        n=int(n),
     )
     if method == "nuts":
         posterior._check_diagnostics()
