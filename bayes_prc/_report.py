@@ -111,6 +111,7 @@ def build_report(
     bayes_method="exact",
     progressbar=False,
     source=None,
+    score_models=False,
 ):
     """Compute everything the report shows; returns ``(html_text, markdown_text)``.
 
@@ -184,7 +185,20 @@ def build_report(
         for c, v in zip(ppc_ds["class"].values, ppc_ds["p_value"].values, strict=True)
     }
 
+    loo_table, loo_fits = None, None
+    if score_models:
+        from .criticism import compare_score_models, fit_score_models
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            loo_fits = fit_score_models(
+                is_pos, score, draws=500, chains=2, random_seed=seeds[4],
+                progressbar=progressbar,
+            )  # fmt: skip
+            loo_table = compare_score_models(is_pos, score, fits=loo_fits, models=tuple(loo_fits))
+
     # ------------------------------------------------------------------ figures
+    p, r, _ = precision_recall_curve(is_pos, score)
     figs = {}
 
     def new_ax(w=6.4, h=4.6):
@@ -216,6 +230,17 @@ def build_report(
     fig, ax = new_ax()
     ScorePPCDisplay.from_posterior(post, is_pos, score, ci_prob=ci_prob, ax=ax)
     figs["ppc"] = fig
+    if loo_table is not None:
+        fig, ax = new_ax()
+        grid = np.linspace(0.0, 1.0, 101)[1:]
+        for k, name in enumerate(loo_table.index):
+            band = loo_fits[name].pr_band(recall=grid, ci_prob=ci_prob)
+            ax.fill_between(grid, band["lower"], band["upper"], color=f"C{k}", alpha=0.15)
+            ax.plot(grid, band["median"], color=f"C{k}", label=f"{name} (LOO rank {k})")
+        ax.step(r, p, where="post", color="k", lw=1, label="empirical")
+        ax.set(xlabel="Recall", ylabel="Precision", xlim=(0, 1.02), ylim=(0, 1.02))
+        ax.legend(loc="lower left", fontsize="small")
+        figs["score_models"] = fig
     svgs = {k: _svg(f) for k, f in figs.items()}
 
     # ------------------------------------------------------------------ warnings
@@ -243,7 +268,6 @@ def build_report(
 
     emp_ap = average_precision_score(is_pos, score)
     post_ap = post.average_precision()
-    p, r, _ = precision_recall_curve(is_pos, score)
 
     # ------------------------------------------------------------------ HTML
     cols_ap = ["label", "family", "estimate", "low", "high", "width", "interval"]
@@ -327,6 +351,28 @@ def build_report(
             + ".</p>"
         )
     parts.append(f'<figure class="fig">{svgs["ppc"]}</figure>')
+    if loo_table is not None:
+        best = str(loo_table.index[0])
+        decisive = len(loo_table) > 1 and float(loo_table["elpd_diff"].iloc[1]) > 2 * float(
+            loo_table["dse"].iloc[1]
+        )
+        verdict = (
+            f"{best} predicts the scores best, clearly (the runner-up is more than two "
+            "standard errors behind): trust its PR band most."
+            if decisive
+            else f"{best} ranks first, but within two standard errors of the next model: "
+            "the data do not single out one score model; where their bands agree, trust them."
+        )
+        cols = [
+            c for c in ("rank", "elpd", "p", "elpd_diff", "weight", "se", "dse") if c in loo_table
+        ]
+        parts += [
+            "<h3>Alternative score models (PSIS-LOO)</h3>",
+            f"<p>{_esc(verdict)}</p>",
+            _table_html(loo_table, cols, index_names=["model"]),
+            f'<figure class="fig">{svgs["score_models"]}<figcaption>Posterior median PR '
+            f"curve and {ci_prob:.0%} band of each score model.</figcaption></figure>",
+        ]
     if summary is not None:
         parts += [
             "<h3>ArviZ summary of the fit</h3>",
@@ -360,7 +406,6 @@ def build_report(
         _md_table(op_table, ["label", "family", "estimate", "low", "high", "width", "interval"]),
         "",
     ]
-    del p, r
     return html_text, "\n".join(md)
 
 
@@ -400,6 +445,7 @@ def report(
     force=False,
     progressbar=False,
     source=None,
+    score_models=False,
 ):
     """Write the evaluation report: one self-contained HTML file.
 
@@ -429,6 +475,10 @@ def report(
     progressbar : bool, default False
     source : str, optional
         Where the data came from (shown, escaped).
+    score_models : bool, default False
+        Also fit the alternative score models (binormal, binormal on logit scores,
+        bi-Student-t, two-component mixture; NUTS, about a minute) and show their PSIS-LOO
+        comparison with the PR band of each and which to trust.
 
     Returns
     -------
@@ -461,6 +511,7 @@ def report(
         bayes_method=bayes_method,
         progressbar=progressbar,
         source=source,
+        score_models=score_models,
     )
     if markdown_path is not None:
         _atomic_write(markdown_path, md_text, force)

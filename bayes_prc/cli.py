@@ -204,7 +204,9 @@ def _cmd_demo(args):
     return 0
 
 
-def _write_report(y, s, output, *, title, transform, seed, force, source, n_resamples, md=None):
+def _write_report(
+    y, s, output, *, title, transform, seed, force, source, n_resamples, md=None, score_models=False
+):
     from ._report import report
 
     interactive = sys.stderr.isatty()
@@ -221,6 +223,7 @@ def _write_report(y, s, output, *, title, transform, seed, force, source, n_resa
             n_resamples=n_resamples,
             progressbar=interactive,
             markdown_path=md,
+            score_models=score_models,
         )
     except FileExistsError as err:
         raise CLIError(str(err)) from None
@@ -259,6 +262,7 @@ def _cmd_report(args):
         source=f"{args.file} (score column {args.score!r}, label column {args.label!r})",
         n_resamples=args.n_resamples,
         md=args.markdown,
+        score_models=args.score_models,
     )
     print(f"report written to {out}")
     return 0
@@ -314,6 +318,16 @@ def build_parser():
     p_rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p_rep.add_argument("--n-resamples", type=int, default=2000, help="bootstrap resamples")
     p_rep.add_argument("--force", action="store_true", help="overwrite an existing report")
+    p_rep.add_argument(
+        "--score-models",
+        action="store_true",
+        help="also compare alternative score models by PSIS-LOO (NUTS; about a minute)",
+    )
+    p_rep.add_argument(
+        "--score-models",
+        action="store_true",
+        help="also compare alternative score models by PSIS-LOO (NUTS; about a minute)",
+    )
     p_rep.set_defaults(func=_cmd_report)
 
     p_demo = sub.add_parser(

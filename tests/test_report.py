@@ -212,3 +212,16 @@ def test_frequentist_only_cli_does_not_import_pymc(tmp_path):
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120
     )
     assert res.stdout.strip().endswith("False False"), res.stdout + res.stderr
+
+
+@pytest.mark.slow
+def test_report_with_score_models(small, tmp_path):
+    """The optional LOO section: table of the four score models, bands, a verdict."""
+    y, s = small
+    out = tmp_path / "loo.html"
+    bp.report(y, s, out, transform="logit", random_seed=0, n_resamples=100, score_models=True)
+    text = out.read_text()
+    assert "Alternative score models (PSIS-LOO)" in text
+    for name in ("binormal", "binormal_logit", "bi_t", "mixture"):
+        assert f">{name}<" in text
+    assert text.count("<svg") >= 7
