@@ -323,11 +323,6 @@ def build_parser():
         action="store_true",
         help="also compare alternative score models by PSIS-LOO (NUTS; about a minute)",
     )
-    p_rep.add_argument(
-        "--score-models",
-        action="store_true",
-        help="also compare alternative score models by PSIS-LOO (NUTS; about a minute)",
-    )
     p_rep.set_defaults(func=_cmd_report)
 
     p_demo = sub.add_parser(
