@@ -338,10 +338,11 @@ def compare_score_models(
     -------
     pandas.DataFrame
         :func:`arviz.compare`'s table, indexed by model name, best (highest ELPD) first,
-        unrounded: columns ``rank``, ``elpd`` (expected log pointwise predictive density),
-        ``p`` (effective number of parameters), ``elpd_diff`` (difference to the best),
-        ``se``, ``dse`` (standard error of the difference), ``p_worse``, ``weight``,
-        ``diag_diff`` and ``diag_elpd`` (Pareto k and small-difference diagnostics).
+        unrounded: columns ``rank``, ``elpd_diff`` (difference to the best), ``dse``
+        (standard error of the difference), ``p_worse``, ``diag_diff`` and ``diag_elpd``
+        (small-difference and Pareto k diagnostics), ``p`` (effective number of
+        parameters), ``elpd`` (expected log pointwise predictive density), ``se`` and
+        ``weight``.
         ``attrs["skipped"]`` maps skipped model names to the reason. The fitted
         posteriors are not attached: get them from :func:`fit_score_models` and pass
         them as ``fits``.
@@ -371,7 +372,7 @@ def compare_score_models(
     >>> table = compare_score_models(y, s, models=("binormal", "mixture"),
     ...                              fits=fits)  # doctest: +SKIP
     >>> list(table.columns[:3])  # doctest: +SKIP
-    ['rank', 'elpd', 'p']
+    ['rank', 'elpd_diff', 'dse']
     """
     import arviz as az
 
@@ -409,7 +410,7 @@ def compare_score_models(
     chosen = {n: (fits[n] if n in fits else new[n]) for n in names}
     with warnings.catch_warnings():
         # arviz warns per model about high Pareto k; the table's diag_elpd column says it
-        warnings.filterwarnings("ignore", message=".*Pareto k.*")
+        warnings.filterwarnings("ignore", message=".*(Pareto k|shape parameter of Pareto).*")
         table = az.compare(
             {n: f.idata for n, f in chosen.items()},
             method=method,

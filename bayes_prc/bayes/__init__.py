@@ -1,7 +1,8 @@
 """The Bayesian binormal model: priors, PyMC model, exact conjugate posterior, results.
 
-Only :mod:`bayes_prc.bayes._model` imports PyMC, and only when a NUTS fit (or a
-predictive draw) is asked for; ``method="exact"`` needs numpy, scipy, xarray and ArviZ.
+Only the model modules (``_model``, ``_paired``, ``_score_models``) import PyMC, and only
+inside the functions that build or sample a model; ``method="exact"`` needs numpy,
+scipy, xarray and ArviZ.
 """
 
 from ._fit import fit_binormal
