@@ -1020,17 +1020,7 @@ class Binormal:
         >>> y_true.shape, y_score.dtype
         ((5,), dtype('float64'))
         """
-        if self.batch_shape != ():
-            raise ValueError(
-                "sample() needs a single model (batch_shape == ()); this model has "
-                f"batch_shape {self.batch_shape}"
-            )
-        try:
-            n_items = operator.index(n)
-        except TypeError:
-            n_items = -1
-        if n_items < 0:
-            raise ValueError(f"`n` must be a non-negative integer; got {n!r}")
+        n_items = _sample_size(self.batch_shape, n)
         rng = check_random_state(random_seed)
         y_true = (rng.random(n_items) < self.prevalence).astype(np.int64)
         z = rng.standard_normal(n_items)
@@ -1104,6 +1094,22 @@ class Binormal:
             sigma_neg=estimates["negative"][1],
             prevalence=float(np.mean(positive)),
         )
+
+
+def _sample_size(batch_shape, n):
+    """Validate a ``sample(n)`` call: a single model and a non-negative integer ``n``."""
+    if batch_shape != ():
+        raise ValueError(
+            "sample() needs a single model (batch_shape == ()); this model has "
+            f"batch_shape {batch_shape}"
+        )
+    try:
+        n_items = operator.index(n)
+    except TypeError:
+        n_items = -1
+    if n_items < 0:
+        raise ValueError(f"`n` must be a non-negative integer; got {n!r}")
+    return n_items
 
 
 def _check_parameter(name, arr):

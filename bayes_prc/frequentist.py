@@ -428,13 +428,13 @@ def _confusion(y_true, y_score, threshold, pos_label):
     return tp, fp, n_neg - fp, n_pos - tp
 
 
-def _count_interval(metric, successes, trials, method, level, counts, threshold):
+def _threshold_result(metric, method, level, counts, threshold, estimate, low, high, **extra):
+    """A :class:`ThresholdInterval` carrying the confusion counts ``(tp, fp, tn, fn)``."""
     tp, fp, tn, fn = counts
-    res = proportion_interval(successes, trials, method=method, confidence_level=level)
     return ThresholdInterval(
-        estimate=float(res.estimate),
-        low=float(res.low),
-        high=float(res.high),
+        estimate=estimate,
+        low=low,
+        high=high,
         confidence_level=level,
         method=method,
         metric=metric,
@@ -443,7 +443,16 @@ def _count_interval(metric, successes, trials, method, level, counts, threshold)
         fp=fp,
         tn=tn,
         fn=fn,
+        **extra,
     )
+
+
+def _count_interval(metric, successes, trials, method, level, counts, threshold):
+    res = proportion_interval(successes, trials, method=method, confidence_level=level)
+    return _threshold_result(
+        metric, method, level, counts, threshold,
+        float(res.estimate), float(res.low), float(res.high),
+    )  # fmt: skip
 
 
 def _undefined(metric, method, level, counts, threshold, why):
@@ -453,24 +462,10 @@ def _undefined(metric, method, level, counts, threshold, why):
         UndefinedMetricWarning,
         stacklevel=3,
     )
-    tp, fp, tn, fn = counts
-    return ThresholdInterval(
-        estimate=float("nan"),
-        low=0.0,
-        high=1.0,
-        confidence_level=level,
-        method=method,
-        metric=metric,
-        threshold=threshold,
-        tp=tp,
-        fp=fp,
-        tn=tn,
-        fn=fn,
-    )
+    return _threshold_result(metric, method, level, counts, threshold, float("nan"), 0.0, 1.0)
 
 
 def _simulated_interval(metric, estimate, draws, method, level, counts, threshold):
-    tp, fp, tn, fn = counts
     finite = draws[np.isfinite(draws)]
     if finite.shape[0] < draws.shape[0]:
         warnings.warn(
@@ -484,21 +479,10 @@ def _simulated_interval(metric, estimate, draws, method, level, counts, threshol
         low = high = float("nan")
     else:
         low, high = percentile_interval(finite, confidence_level=level)
-    return ThresholdInterval(
-        estimate=estimate,
-        low=low,
-        high=high,
-        confidence_level=level,
-        method=method,
-        metric=metric,
-        threshold=threshold,
-        tp=tp,
-        fp=fp,
-        tn=tn,
-        fn=fn,
-        n_draws=int(draws.shape[0]),
-        distribution=_frozen(draws),
-    )
+    return _threshold_result(
+        metric, method, level, counts, threshold, estimate, low, high,
+        n_draws=int(draws.shape[0]), distribution=_frozen(draws),
+    )  # fmt: skip
 
 
 def precision_interval(
@@ -707,21 +691,10 @@ def recall_interval(
         low = 0.0
     if fn == 0:
         high = 1.0
-    return ThresholdInterval(
-        estimate=estimate,
-        low=low,
-        high=high,
-        confidence_level=level,
-        method=method,
-        metric="recall",
-        threshold=threshold,
-        tp=tp,
-        fp=fp,
-        tn=tn,
-        fn=fn,
-        n_draws=n_draws,
-        distribution=_frozen(draws),
-    )
+    return _threshold_result(
+        "recall", method, level, (tp, fp, tn, fn), threshold, estimate, low, high,
+        n_draws=n_draws, distribution=_frozen(draws),
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------

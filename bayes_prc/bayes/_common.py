@@ -9,7 +9,12 @@ from scipy import special
 
 from ..exceptions import BayesPRCWarning, ConvergenceWarning
 
-__all__ = ["transform_scores", "convergence_diagnostics", "warn_if_unreliable"]
+__all__ = [
+    "transform_scores",
+    "convergence_diagnostics",
+    "warn_if_unreliable",
+    "add_curve_summaries",
+]
 
 
 def transform_scores(score, transform, name="y_score", stacklevel=4):
@@ -86,3 +91,19 @@ def warn_if_unreliable(diagnostics, chains, stacklevel=4):
             stacklevel=stacklevel,
         )
     return problems
+
+
+def add_curve_summaries(idata, model):
+    """Add per-draw ``average_precision`` and ``roc_auc`` of ``model`` to the posterior.
+
+    ``model`` is an analytic score model (``Binormal`` or an alternative) with parameter
+    arrays of shape (chain, draw); the DataTree is updated in place and returned.
+    """
+    post = idata["posterior"].to_dataset()
+    shape = model.batch_shape
+    dims = ("chain", "draw")
+    idata["posterior"] = post.assign(
+        average_precision=(dims, np.reshape(model.average_precision(), shape)),
+        roc_auc=(dims, np.reshape(model.roc_auc(), shape)),
+    )
+    return idata

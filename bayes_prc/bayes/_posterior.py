@@ -17,7 +17,7 @@ from scipy import special
 
 from .._validation import check_random_state
 from ..binormal import Binormal
-from ._common import convergence_diagnostics, warn_if_unreliable
+from ._common import add_curve_summaries, convergence_diagnostics, warn_if_unreliable
 
 __all__ = ["BinormalPosterior"]
 
@@ -149,13 +149,7 @@ class BinormalPosterior:
     def idata(self):
         """The ArviZ DataTree; AP and ROC AUC draws are added on first access."""
         if not self._derived_done:
-            post = self._idata["posterior"].to_dataset()
-            shape = self.model.batch_shape
-            post = post.assign(
-                average_precision=(SAMPLE_DIMS, self.model.average_precision().reshape(shape)),
-                roc_auc=(SAMPLE_DIMS, self.model.roc_auc().reshape(shape)),
-            )
-            self._idata["posterior"] = post
+            add_curve_summaries(self._idata, self.model)
             self._derived_done = True
         return self._idata
 

@@ -62,7 +62,6 @@ References
 from __future__ import annotations
 
 import math
-import operator
 import warnings
 
 import numpy as np
@@ -76,8 +75,10 @@ from ..binormal import (
     _check_unit_interval,
     _expand,
     _logit_precision,
+    _sample_size,
 )
 from ..exceptions import ConvergenceWarning
+from ._common import add_curve_summaries
 
 __all__ = [
     "NormalMixtureScoreModel",
@@ -622,17 +623,7 @@ class _ScoreModelBase:
         y_true : numpy.ndarray of int64, shape (n,)
         y_score : numpy.ndarray of float64, shape (n,)
         """
-        if self.batch_shape != ():
-            raise ValueError(
-                "sample() needs a single model (batch_shape == ()); this model has "
-                f"batch_shape {self.batch_shape}"
-            )
-        try:
-            n_items = operator.index(n)
-        except TypeError:
-            n_items = -1
-        if n_items < 0:
-            raise ValueError(f"`n` must be a non-negative integer; got {n!r}")
+        n_items = _sample_size(self.batch_shape, n)
         rng = check_random_state(random_seed)
         y_true = (rng.random(n_items) < self.prevalence).astype(np.int64)
         pos, neg = self._pos.take(slice(None)), self._neg.take(slice(None))
@@ -1083,16 +1074,7 @@ class ScoreModelFit:
     def idata(self):
         """The ArviZ DataTree; AP and ROC AUC draws are added on first access."""
         if not self._derived_done:
-            post = self._idata["posterior"].to_dataset()
-            shape = self.model.batch_shape
-            post = post.assign(
-                average_precision=(
-                    SAMPLE_DIMS,
-                    np.reshape(self.model.average_precision(), shape),
-                ),
-                roc_auc=(SAMPLE_DIMS, np.reshape(self.model.roc_auc(), shape)),
-            )
-            self._idata["posterior"] = post
+            add_curve_summaries(self._idata, self.model)
             self._derived_done = True
         return self._idata
 
