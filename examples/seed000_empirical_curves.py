@@ -14,17 +14,14 @@ at, because there precision is computed from a handful of top-ranked items.
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
 import numpy as np
+from _seed_figure import run  # examples/ is on sys.path when a script is run
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import bayes_prc as bp
 
 NAME = "seed000_empirical_curves.png"
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "docs" / "img" / "examples"
 
 
 def make_figure(quick=False, seed=0):
@@ -69,15 +66,7 @@ def make_figure(quick=False, seed=0):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory")
-    parser.add_argument("--quick", action="store_true", help="small, fast version (tests)")
-    args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / NAME
-    make_figure(quick=args.quick).savefig(path, dpi=90)
-    print(f"wrote {path}")
-    return 0
+    return run(make_figure, NAME, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

@@ -19,10 +19,8 @@ run from the command line (``python -m bayes_prc.simulate ...``).
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
 import numpy as np
+from _seed_figure import run  # examples/ is on sys.path when a script is run
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -30,7 +28,6 @@ import bayes_prc as bp
 from bayes_prc.simulate import coverage_study
 
 NAME = "seed000_logit_coverage.png"
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "docs" / "img" / "examples"
 
 
 def studies(n_rep, seed=42):
@@ -110,15 +107,7 @@ def make_figure(quick=False):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory")
-    parser.add_argument("--quick", action="store_true", help="small, fast version (tests)")
-    args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / NAME
-    make_figure(quick=args.quick).savefig(path, dpi=90)
-    print(f"wrote {path}")
-    return 0
+    return run(make_figure, NAME, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

@@ -14,10 +14,8 @@ visible.
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
 import numpy as np
+from _seed_figure import run  # examples/ is on sys.path when a script is run
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
@@ -26,7 +24,6 @@ import bayes_prc as bp
 from bayes_prc.plotting import ThresholdColoredPRDisplay
 
 NAME = "seed001_threshold_colored.png"
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "docs" / "img" / "examples"
 
 
 def make_figure(quick=False, seed=0):
@@ -62,15 +59,7 @@ def make_figure(quick=False, seed=0):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory")
-    parser.add_argument("--quick", action="store_true", help="small, fast version (tests)")
-    args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / NAME
-    make_figure(quick=args.quick).savefig(path, dpi=90)
-    print(f"wrote {path}")
-    return 0
+    return run(make_figure, NAME, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":
