@@ -173,7 +173,7 @@ def build_report(
     band = bootstrap_pr_band(
         is_pos, score, n_resamples=n_resamples, confidence_level=ci_prob, random_seed=seeds[3]
     )
-    diag = post.diagnostics()
+    diag = ap_table.attrs["diagnostics"]  # computed once, by compare_intervals
     from .criticism import score_ppc
 
     with warnings.catch_warnings():
