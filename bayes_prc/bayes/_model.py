@@ -76,3 +76,46 @@ def sample_nuts(model, *, draws, chains, tune, random_seed, progressbar, cores, 
             target_accept=target_accept,
             compute_convergence_checks=False,
         )
+
+
+def build_semiparametric_model(data, priors):
+    """The PyMC semiparametric binormal model (two-group ordered probit on category counts).
+
+    See :mod:`._semiparametric` for the model. ``data`` is an :class:`OrdinalData`;
+    ``priors`` a :class:`SemiparametricPriors`.
+    """
+    import pymc as pm
+    import pytensor.tensor as pt
+    from pymc.distributions.transforms import ordered
+
+    from ._semiparametric import initial_cutpoints
+
+    counts = data.counts
+    n0, n1 = (int(v) for v in counts.sum(axis=1))
+    k = data.n_categories
+    coords = {"category": np.arange(k), "cutpoint": np.arange(k - 1)}
+    init = initial_cutpoints(counts, np.array([1.0]), np.array([1.0]))[0]
+    with pm.Model(coords=coords) as model:
+        prevalence = pm.Beta("prevalence", priors.prevalence_alpha, priors.prevalence_beta)
+        mu = pm.Normal("mu", 0.0, priors.mu_sd)
+        sigma = pm.LogNormal("sigma", 0.0, priors.log_sigma_sd)
+        cut = pm.Normal(
+            "cutpoints",
+            0.0,
+            priors.cutpoint_sd,
+            dims="cutpoint",
+            transform=ordered,
+            initval=init,
+        )
+        pm.Binomial("n_pos", n=n0 + n1, p=prevalence, observed=n1)
+
+        def probs(z):
+            cdf = pm.math.invprobit(z)
+            full = pt.concatenate([pt.zeros(1), cdf, pt.ones(1)])
+            return pt.clip(full[1:] - full[:-1], 1e-300, 1.0)
+
+        pm.Multinomial("counts_neg", n=n0, p=probs(cut), observed=counts[0], dims="category")
+        pm.Multinomial(
+            "counts_pos", n=n1, p=probs((cut - mu) / sigma), observed=counts[1], dims="category"
+        )
+    return model
