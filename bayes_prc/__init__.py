@@ -35,6 +35,8 @@ _LAZY = {
     "fit_binormal": "bayes",
     "BinormalPosterior": "bayes",
     "BinormalPriors": "bayes",
+    "SemiparametricPriors": "bayes",
+    "FitCheck": "bayes",
     "fit_binormal_ovr": "bayes",
     "OvRPosterior": "bayes",
     "prevalence_weights": "prevalence",

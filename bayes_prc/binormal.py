@@ -428,13 +428,28 @@ class Binormal:
     # curves as functions of the threshold
     # ----------------------------------------------------------------------------------
 
-    def recall(self, threshold):
+    def _extra_ndim(self, t, per_draw):
+        """Axes of ``t`` beyond the batch: all of them, or those after ``batch_shape``."""
+        if not per_draw:
+            return t.ndim
+        nb = len(self.batch_shape)
+        if t.shape[:nb] != self.batch_shape:
+            raise ValueError(
+                f"per-draw thresholds must have shape batch_shape + (...) = "
+                f"{self.batch_shape} + (...); got {t.shape}"
+            )
+        return t.ndim - nb
+
+    def recall(self, threshold, per_draw=False):
         """Recall (true-positive rate) ``P(X_pos >= threshold)``.
 
         Parameters
         ----------
         threshold : float or array_like
             Score thresholds; ``+inf`` and ``-inf`` are allowed.
+        per_draw : bool, default False
+            ``threshold`` has shape ``batch_shape + extra`` and each parameter draw is
+            evaluated at its own thresholds (result of the same shape).
 
         Returns
         -------
@@ -449,7 +464,7 @@ class Binormal:
         0.5
         """
         t = np.asarray(threshold, dtype=np.float64)
-        k = t.ndim
+        k = self._extra_ndim(t, per_draw)
         out = ndtr((_expand(self.mu_pos, k) - t) / _expand(self.sigma_pos, k))
         return _as_scalar_or_array(out)
 
@@ -478,7 +493,7 @@ class Binormal:
         out = ndtr((_expand(self.mu_neg, k) - t) / _expand(self.sigma_neg, k))
         return _as_scalar_or_array(out)
 
-    def precision(self, threshold, prevalence=None):
+    def precision(self, threshold, prevalence=None, per_draw=False):
         """Precision ``P(positive | score >= threshold)``.
 
         Computed as ``expit(logit(pi) + log r - log f)`` from the log tail probabilities,
@@ -494,6 +509,8 @@ class Binormal:
         prevalence : float or array_like, optional
             Prevalence to evaluate at (broadcastable to ``batch_shape``); default the
             model's own. Recall and false-positive rate do not depend on it.
+        per_draw : bool, default False
+            As for :meth:`recall`.
 
         Returns
         -------
@@ -512,7 +529,7 @@ class Binormal:
         1.0
         """
         t = np.asarray(threshold, dtype=np.float64)
-        k = t.ndim
+        k = self._extra_ndim(t, per_draw)
         log_r = log_ndtr((_expand(self.mu_pos, k) - t) / _expand(self.sigma_pos, k))
         log_f = log_ndtr((_expand(self.mu_neg, k) - t) / _expand(self.sigma_neg, k))
         lp = _expand(self._logit_prevalence(prevalence), k)

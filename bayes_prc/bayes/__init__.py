@@ -6,13 +6,18 @@ scipy, xarray and ArviZ.
 """
 
 from ._fit import fit_binormal
+from ._fitcheck import FitCheck, fit_check
 from ._multiclass import OvRPosterior, fit_binormal_ovr
 from ._posterior import BinormalPosterior
 from ._priors import BinormalPriors
+from ._semiparametric import SemiparametricPriors
 
 __all__ = [
     "BinormalPosterior",
     "BinormalPriors",
+    "FitCheck",
+    "SemiparametricPriors",
+    "fit_check",
     "OvRPosterior",
     "fit_binormal",
     "fit_binormal_ovr",

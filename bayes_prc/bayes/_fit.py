@@ -7,12 +7,17 @@ import numpy as np
 from .._ranking import _is_dask
 from .._validation import check_random_state, validate_binary_inputs
 from ._common import transform_scores
+from ._ordinal import ordinal_categories
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
+from ._semiparametric import SemiparametricPriors, sample_semiparametric_grid
 
-__all__ = ["fit_binormal", "TRANSFORMS", "METHODS"]
+__all__ = ["fit_binormal", "TRANSFORMS", "METHODS", "MODELS"]
 
 TRANSFORMS = (None, "logit", "probit")
-METHODS = ("nuts", "exact")
+MODELS = ("semiparametric", "parametric")
+METHODS = ("auto", "nuts", "exact", "laplace")
+#: The fast sampler of each model (``method="auto"``).
+AUTO_METHOD = {"parametric": "exact", "semiparametric": "laplace"}
 
 
 def _transform_scores(y_score, transform):
@@ -24,9 +29,10 @@ def fit_binormal(
     y_true,
     y_score,
     *,
+    model="semiparametric",
     transform=None,
     priors=None,
-    method="nuts",
+    method="auto",
     draws=1000,
     chains=4,
     ci_prob=0.94,
@@ -36,30 +42,49 @@ def fit_binormal(
     cores=None,
     target_accept=0.9,
     pos_label=None,
+    n_categories=None,
 ):
     """Fit the Bayesian binormal model of the scores.
 
-    Positives' scores ~ N(mu_pos, sigma_pos), negatives' ~ N(mu_neg, sigma_neg), labels ~
-    Bernoulli(prevalence). Every posterior draw is a whole analytic PR curve, so the PR
+    Two models, both giving a whole analytic PR curve per posterior draw, so the PR
     band, the AP posterior and the operating points come from the same draws (Brodersen
-    et al. 2010 for the binormal PR curve).
+    et al. 2010 for the binormal PR curve):
+
+    - ``model="semiparametric"`` (default): the binormal ROC after an *unknown*
+      strictly increasing transform of the scores. Latent negatives ~ N(0, 1),
+      positives ~ N(mu, sigma), prevalence ~ Beta. The scores enter only through their
+      order: they are grouped into ordered categories (ties together, truth-state runs,
+      at most ``n_categories``) with shared cutpoints, the two-group ordered-probit
+      model of Dorfman & Alf (1969), Metz, Herman & Shen (1998, LABROC4) and Zou & Hall
+      (2000). Any strictly increasing transform of ``y_score`` gives the same draws for
+      the same seed. Thresholds map back to the score scale through the cutpoints.
+    - ``model="parametric"``: positives' scores ~ N(mu_pos, sigma_pos), negatives' ~
+      N(mu_neg, sigma_neg) on the score scale (after ``transform``). Confidently wrong
+      when the class scores are not normal on that scale (see ``docs/coverage.md``).
 
     Parameters
     ----------
     y_true, y_score : array-like of shape (n_samples,)
-        Binary labels and scores; both classes must be present.
+        Binary labels and scores; both classes must be present (the semiparametric model
+        needs at least 2 positives and 2 distinct scores).
+    model : {"semiparametric", "parametric"}, default "semiparametric"
     transform : {None, "logit", "probit"}, default None
-        Fit the binormal model to ``logit(score)`` or ``probit(score)`` (for probability
-        outputs in [0, 1]; exact 0 and 1 are moved just inside with a warning). The PR
-        curve is invariant to monotone transforms; thresholds are reported on the
-        original score scale.
-    priors : BinormalPriors, dict or None
-        The conjugate Normal-Inverse-Gamma / Beta prior on standardized scores (see
-        :class:`BinormalPriors`; defaults are weakly informative and scale-invariant).
-    method : {"nuts", "exact"}, default "nuts"
-        ``"nuts"`` samples the PyMC model; ``"exact"`` draws independent samples from
-        the closed-form conjugate posterior (same prior, same posterior, ~1000x faster,
-        no diagnostics needed).
+        Parametric model: fit the binormal model to ``logit(score)`` or
+        ``probit(score)`` (for probability outputs in [0, 1]; exact 0 and 1 are moved
+        just inside with a warning). Thresholds are reported on the original score
+        scale. The semiparametric model is invariant to it (validated, then unused).
+    priors : BinormalPriors, SemiparametricPriors, dict or None
+        Parametric: the conjugate Normal-Inverse-Gamma / Beta prior on standardized
+        scores (:class:`BinormalPriors`). Semiparametric:
+        :class:`SemiparametricPriors`. Defaults are weakly informative.
+    method : {"auto", "nuts", "exact", "laplace"}, default "auto"
+        ``"nuts"`` samples the PyMC model (the reference). ``"exact"`` (parametric
+        only) draws independent samples from the closed-form conjugate posterior.
+        ``"laplace"`` (semiparametric only) is the fast sampler: integrated nested
+        Laplace approximation on a grid of (mu, log sigma) with the cutpoints
+        integrated out (Rue, Martino & Chopin 2009), validated against NUTS in the
+        tests. ``"auto"`` picks ``"exact"`` for the parametric model and ``"laplace"``
+        for the semiparametric one.
     draws, chains : int, default 1000, 4
         Posterior draws per chain and number of chains.
     ci_prob : float, default 0.94
@@ -72,6 +97,10 @@ def fit_binormal(
         Passed to :func:`pymc.sample` (NUTS only).
     pos_label : label, optional
         Positive label when ``y_true`` is not {0, 1} / {-1, 1}.
+    n_categories : int or None
+        Semiparametric model: the most ordered categories to use (>= 2). ``None``:
+        ``clip(round(2 sqrt(min(n_pos, n_neg))), 8, 40)`` (see
+        :mod:`bayes_prc.bayes._ordinal` for why).
 
     Returns
     -------
@@ -87,13 +116,44 @@ def fit_binormal(
     --------
     >>> import bayes_prc as bp
     >>> y, s = bp.Binormal(1.5, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(y, s, method="exact", random_seed=1)
+    >>> post = bp.fit_binormal(y, s, random_seed=1)  # semiparametric, fast sampler
     >>> ap = post.average_precision()
     >>> ap.dims
     ('chain', 'draw')
     >>> bool(0 < float(ap.mean()) < 1)
     True
+    >>> import numpy as np
+    >>> same = bp.fit_binormal(y, np.exp(s), random_seed=1).average_precision()
+    >>> bool(np.array_equal(ap.values, same.values))  # only the order of scores matters
+    True
     """
+    if model not in MODELS:
+        raise ValueError(f"`model` must be one of {MODELS}; got {model!r}")
+    if method == "auto":
+        method = AUTO_METHOD[model]
+    if model == "semiparametric":
+        return _fit_semiparametric(
+            y_true,
+            y_score,
+            transform=transform,
+            priors=priors,
+            method=method,
+            draws=draws,
+            chains=chains,
+            ci_prob=ci_prob,
+            random_seed=random_seed,
+            progressbar=progressbar,
+            tune=tune,
+            cores=cores,
+            target_accept=target_accept,
+            pos_label=pos_label,
+            n_categories=n_categories,
+        )
+    if method == "laplace":
+        raise ValueError(
+            "`method`='laplace' is the fast sampler of model='semiparametric'; the "
+            "parametric model uses 'exact' (or 'nuts')"
+        )
     if _is_dask(y_true) or _is_dask(y_score):  # lazy one-pass statistics: bayes_prc.scale
         from ..scale import _dask_fit_binormal
 
@@ -128,6 +188,7 @@ def fit_binormal(
         raise ValueError("`y_score` has a single distinct value; the scores need spread")
     z = (t - location) / scale
     stats_neg, stats_pos = sufficient_statistics(z, is_pos)
+    ordinal = ordinal_categories(is_pos, score) if 0 < n_pos < is_pos.size else None
     return _fit_from_statistics(
         stats_neg,
         stats_pos,
@@ -145,7 +206,122 @@ def fit_binormal(
         cores=cores,
         target_accept=target_accept,
         n=int(is_pos.size),
+        ordinal=ordinal,
     )
+
+
+def _fit_semiparametric(
+    y_true,
+    y_score,
+    *,
+    transform,
+    priors,
+    method,
+    draws,
+    chains,
+    ci_prob,
+    random_seed,
+    progressbar,
+    tune,
+    cores,
+    target_accept,
+    pos_label,
+    n_categories,
+):
+    """The semiparametric branch of :func:`fit_binormal` (arguments validated here)."""
+    from ._posterior import BinormalPosterior
+
+    if method == "exact":
+        raise ValueError(
+            "`method`='exact' needs model='parametric' (only the parametric model has a "
+            "closed-form posterior); the semiparametric model uses 'laplace' or 'nuts'"
+        )
+    _check_fit_options(transform, method, draws, chains, ci_prob, None)
+    priors = SemiparametricPriors.from_any(priors)
+    if n_categories is not None and (
+        isinstance(n_categories, bool)
+        or not isinstance(n_categories, (int, np.integer))
+        or n_categories < 2
+    ):
+        raise ValueError(f"`n_categories` must be an integer >= 2 or None; got {n_categories!r}")
+    if _is_dask(y_true) or _is_dask(y_score):
+        raise ValueError(
+            "model='semiparametric' needs in-memory arrays (it sorts the scores); "
+            "compute them first or use model='parametric' for one-pass dask statistics"
+        )
+    is_pos, score, _, _ = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
+    n_pos = int(is_pos.sum())
+    if n_pos < 2 or n_pos > is_pos.size - 2:
+        raise ValueError(
+            "`y_true` needs at least 2 positives and 2 negatives to fit the semiparametric "
+            f"binormal model; got {n_pos} positive(s) and {is_pos.size - n_pos} "
+            "negative(s) (with fewer, use a bootstrap or `compare_intervals`' frequentist "
+            "rows)"
+        )
+    if transform is not None:
+        transform_scores(score, transform, "y_score", stacklevel=4)  # validates only
+    if score.min() == score.max():
+        raise ValueError(
+            f"`y_score` has a single distinct value ({float(score[0])!r}); the "
+            "semiparametric model needs at least two ordered categories"
+        )
+    ordinal = ordinal_categories(is_pos, score, n_categories)
+    rng = check_random_state(random_seed)
+    if method == "laplace":
+        out = sample_semiparametric_grid(
+            ordinal, priors, draws=int(draws), chains=int(chains), rng=rng
+        )
+        idata = None
+    else:
+        from ._model import build_semiparametric_model, sample_nuts
+
+        pm_model = build_semiparametric_model(ordinal, priors)
+        seeds = rng.integers(0, 2**31 - 1, size=int(chains)).tolist()
+        idata = sample_nuts(
+            pm_model,
+            draws=int(draws),
+            chains=int(chains),
+            tune=int(tune),
+            random_seed=seeds,
+            progressbar=progressbar,
+            cores=cores,
+            target_accept=target_accept,
+        )
+        p = idata["posterior"]
+        out = {
+            "prevalence": p["prevalence"].values,
+            "mu": p["mu"].values,
+            "sigma": p["sigma"].values,
+            "cutpoints": p["cutpoints"].values,
+        }
+    mu = out["mu"]
+    std_draws = {
+        "prevalence": out["prevalence"],
+        "mu_pos": mu,
+        "sigma_pos": out["sigma"],
+        "mu_neg": np.zeros_like(mu),
+        "sigma_neg": np.ones_like(mu),
+        "cutpoints": out["cutpoints"],
+    }
+    posterior = BinormalPosterior._from_fit(
+        std_draws=std_draws,
+        idata=idata,
+        method=method,
+        transform=transform,
+        priors=priors,
+        location=0.0,
+        scale=1.0,
+        stats=None,
+        ci_prob=float(ci_prob),
+        n=int(is_pos.size),
+        ordinal=ordinal,
+        model_type="semiparametric",
+    )
+    if method == "laplace":
+        posterior.grid = out["grid"]
+    if method == "nuts":
+        posterior._check_diagnostics()
+    return posterior
 
 
 def _check_fit_options(transform, method, draws, chains, ci_prob, priors):
@@ -180,6 +356,7 @@ def _fit_from_statistics(
     cores,
     target_accept,
     n,
+    ordinal=None,
 ):
     """The posterior from per-class statistics of standardized scores (any data size).
 
@@ -232,6 +409,7 @@ def _fit_from_statistics(
         stats=(stats_neg, stats_pos),
         ci_prob=float(ci_prob),
         n=int(n),
+        ordinal=ordinal,
     )
     if method == "nuts":
         posterior._check_diagnostics()

@@ -44,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import log_ndtr, ndtr
+from scipy.special import log_ndtr, ndtr, ndtri
 
 __all__ = [
     "OrdinalData",
@@ -296,3 +296,72 @@ def tridiag_back(ld, ls, y):
     for i in range(j - 2, -1, -1):
         x[:, i] = (y[:, i] - ls[:, i] * x[:, i + 1]) / ld[:, i]
     return x
+
+
+def _knots(data, cutpoints):
+    """Per-draw knots ``u = Phi(cutpoint)`` with 0 and 1 at the ends, and the shared scores.
+
+    A latent threshold at cutpoint ``c_k`` classifies categories ``k + 1 ...`` as
+    positive, that is the score threshold ``score_low[k]`` (0-based: the lowest score of
+    the next category); the lowest and highest scores are the two ends.
+    """
+    c = np.asarray(cutpoints, dtype=np.float64)
+    flat = c.reshape(-1, c.shape[-1])
+    u = np.concatenate([np.zeros((flat.shape[0], 1)), ndtr(flat), np.ones((flat.shape[0], 1))], 1)
+    scores = np.concatenate([data.score_low, data.score_high[-1:]])
+    return u, scores
+
+
+def latent_to_score(t, data, cutpoints):
+    """Map latent thresholds to the score scale, draw by draw.
+
+    Piecewise linear in ``u = Phi(t)`` (the latent negatives' CDF) between the knots of
+    :func:`_knots`; exact at the cutpoints, interpolated inside a category.
+
+    Parameters
+    ----------
+    t : ndarray of shape ``batch + extra``
+    cutpoints : ndarray of shape ``batch + (K - 1,)``
+    """
+    c = np.asarray(cutpoints, dtype=np.float64)
+    batch = c.shape[:-1]
+    t = np.asarray(t, dtype=np.float64)
+    extra = t.shape[len(batch) :]
+    u_knots, scores = _knots(data, c)
+    rows = u_knots.shape[0]
+    q = ndtr(t).reshape(rows, -1)
+    # one sorted array: row i's knots shifted by 2 i (u is in [0, 1])
+    shift = 2.0 * np.arange(rows)[:, None]
+    flat_knots = (u_knots + shift).ravel()
+    idx = np.searchsorted(flat_knots, (q + shift).ravel(), side="right").reshape(q.shape) - 1
+    m = u_knots.shape[1]
+    j = np.clip(idx - np.arange(rows)[:, None] * m, 0, m - 2)
+    u0 = np.take_along_axis(u_knots, j, axis=1)
+    u1 = np.take_along_axis(u_knots, j + 1, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w = np.where(u1 > u0, (q - u0) / (u1 - u0), 0.0)
+    w = np.clip(w, 0.0, 1.0)
+    out = scores[j] + w * (scores[j + 1] - scores[j])
+    return out.reshape(batch + extra)
+
+
+def score_to_latent(score, data, cutpoints):
+    """Inverse of :func:`latent_to_score`: latent thresholds of score thresholds, per draw.
+
+    Scores below the lowest observed score map to ``-inf`` and above the highest to
+    ``+inf``. Returns shape ``batch + np.shape(score)``.
+    """
+    c = np.asarray(cutpoints, dtype=np.float64)
+    batch = c.shape[:-1]
+    s = np.atleast_1d(np.asarray(score, dtype=np.float64))
+    u_knots, scores = _knots(data, c)
+    m = scores.size
+    j = np.clip(np.searchsorted(scores, s, side="right") - 1, 0, m - 2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gap = scores[j + 1] - scores[j]
+        w = np.where(gap > 0, (s - scores[j]) / gap, 0.0)
+    w = np.clip(w, 0.0, 1.0)
+    u = u_knots[:, j] + w * (u_knots[:, j + 1] - u_knots[:, j])
+    u = np.where(s < scores[0], 0.0, np.where(s > scores[-1], 1.0, u))
+    out = ndtri(u).reshape(batch + np.shape(score))
+    return out

@@ -18,6 +18,7 @@ from scipy import special
 from .._validation import check_random_state
 from ..binormal import Binormal
 from ._common import add_curve_summaries, convergence_diagnostics, warn_if_unreliable
+from ._ordinal import latent_to_score, score_to_latent
 
 __all__ = ["BinormalPosterior"]
 
@@ -84,10 +85,14 @@ class BinormalPosterior:
         stats,
         ci_prob,
         n,
+        ordinal=None,
+        model_type="parametric",
     ):
         import arviz as az
 
         self = object.__new__(cls)
+        self.model_type = model_type
+        self.ordinal = ordinal
         self.method = method
         self.transform = transform
         self.priors = priors
@@ -95,8 +100,8 @@ class BinormalPosterior:
         self.scale = scale
         self.ci_prob = ci_prob
         self.n = n
-        self.n_pos = stats[1].n
         self._stats = stats
+        self.n_pos = ordinal.n_pos if stats is None else stats[1].n
         params = {
             "mu_pos": location + scale * std_draws["mu_pos"],
             "sigma_pos": scale * std_draws["sigma_pos"],
@@ -108,7 +113,20 @@ class BinormalPosterior:
         shape = params["prevalence"].shape
         dims2 = list(SAMPLE_DIMS)
         derived = {k: (dims2, v.reshape(shape)) for k, v in params.items() if k != "prevalence"}
-        if idata is None:
+        if idata is None and model_type == "semiparametric":
+            idata = az.from_dict(
+                {
+                    "posterior": {
+                        "prevalence": std_draws["prevalence"],
+                        "mu": std_draws["mu_pos"],
+                        "sigma": std_draws["sigma_pos"],
+                        "cutpoints": std_draws["cutpoints"],
+                    }
+                },
+                dims={"cutpoints": ["cutpoint"]},
+                attrs={"posterior": {"inference_library": f"bayes_prc ({method})"}},
+            )
+        elif idata is None:
             mu = np.stack([std_draws["mu_neg"], std_draws["mu_pos"]], axis=-1)
             sigma = np.stack([std_draws["sigma_neg"], std_draws["sigma_pos"]], axis=-1)
             idata = az.from_dict(
@@ -125,6 +143,12 @@ class BinormalPosterior:
                 attrs={"posterior": {"inference_library": "bayes_prc (exact conjugate posterior)"}},
             )
         idata["posterior"] = idata["posterior"].to_dataset().assign(derived)
+        if model_type == "semiparametric":
+            self._cutpoints = idata["posterior"]["cutpoints"].values
+            idata["observed_data"] = _ordinal_dataset(ordinal)
+            self._idata = idata
+            self._derived_done = False
+            return self
         obs = xr.Dataset(
             {
                 "n_pos": ((), stats[1].n),
@@ -157,7 +181,8 @@ class BinormalPosterior:
     def __repr__(self):
         ap = self.idata["posterior"]["average_precision"]
         return (
-            f"BinormalPosterior(method={self.method!r}, transform={self.transform!r}, "
+            f"BinormalPosterior(model={self.model_type!r}, method={self.method!r}, "
+            f"transform={self.transform!r}, "
             f"n={self.n}, n_pos={self.n_pos}, chains={ap.sizes['chain']}, "
             f"draws={ap.sizes['draw']}, AP mean={float(ap.mean()):.4f})"
         )
@@ -187,6 +212,47 @@ class BinormalPosterior:
                 f"{self.model.batch_shape}; got shape {prevalence.shape}"
             )
         return self.model, {"prevalence": prevalence}
+
+    # ------------------------------------------------------------ latent <-> score scale
+    def _to_score(self, t):
+        """Thresholds on the model's scale -> original score scale, draw by draw."""
+        if self.model_type == "semiparametric":
+            return latent_to_score(t, self.ordinal, self._cutpoints)
+        return _inverse_transform(t, self.transform)
+
+    def _to_latent(self, threshold):
+        """Score thresholds -> the model's scale; shape (chain, draw) + threshold's shape."""
+        thr = np.asarray(threshold, dtype=np.float64)
+        if self.model_type == "semiparametric":
+            return score_to_latent(thr, self.ordinal, self._cutpoints)
+        if self.transform is not None:
+            clipped = np.clip(thr, 1e-300, 1 - 1e-16)
+            thr = special.logit(clipped) if self.transform == "logit" else special.ndtri(clipped)
+        return np.broadcast_to(thr, self.model.batch_shape + thr.shape)
+
+    def _threshold_grid(self, threshold):
+        thr = np.atleast_1d(np.asarray(threshold, dtype=np.float64))
+        if thr.ndim != 1 or not np.all(np.isfinite(thr)):
+            raise ValueError(
+                f"`threshold` must be a finite number or 1-D array; got {threshold!r}"
+            )
+        return thr
+
+    def precision_at_threshold(self, threshold, prevalence=None):
+        """Posterior draws of precision when ``score >= threshold`` is called positive.
+
+        Thresholds are on the original score scale. Dims (chain, draw, threshold).
+        """
+        thr = self._threshold_grid(threshold)
+        model, kw = self._model_at(prevalence)
+        values = model.precision(self._to_latent(thr), per_draw=True, **kw)
+        return self._da(values, "precision", ("threshold",), {"threshold": thr})
+
+    def recall_at_threshold(self, threshold):
+        """Posterior draws of recall at score threshold(s): dims (chain, draw, threshold)."""
+        thr = self._threshold_grid(threshold)
+        values = self.model.recall(self._to_latent(thr), per_draw=True)
+        return self._da(values, "recall", ("threshold",), {"threshold": thr})
 
     # ---------------------------------------------------------------- whole-curve summaries
     def average_precision(self, prevalence=None):
@@ -236,7 +302,7 @@ class BinormalPosterior:
         Dims (chain, draw, recall).
         """
         r = _check_grid(recall, "recall")
-        t = _inverse_transform(self.model.threshold_at_recall(r), self.transform)
+        t = self._to_score(self.model.threshold_at_recall(r))
         return self._da(t, "threshold", ("recall",), {"recall": r})
 
     def threshold_at_precision(self, min_precision, prevalence=None):
@@ -246,7 +312,7 @@ class BinormalPosterior:
         """
         p = _check_grid(min_precision, "min_precision")
         model, kw = self._model_at(prevalence)
-        t = _inverse_transform(model.threshold_at_precision(p, **kw), self.transform)
+        t = self._to_score(model.threshold_at_precision(p, **kw))
         return self._da(t, "threshold", ("precision",), {"precision": p})
 
     def prob_precision_at_least(self, precision, recall, prevalence=None):
@@ -278,7 +344,7 @@ class BinormalPosterior:
         return xr.Dataset(
             {
                 "score": self._da(res.fbeta, "score"),
-                "threshold": self._da(_inverse_transform(res.threshold, self.transform), "t"),
+                "threshold": self._da(self._to_score(res.threshold), "t"),
                 "precision": self._da(res.precision, "precision"),
                 "recall": self._da(res.recall, "recall"),
             },
@@ -444,10 +510,13 @@ class BinormalPosterior:
         """
         import pymc as pm
 
-        from ._model import build_model
+        from ._model import build_model, build_semiparametric_model
 
         rng = check_random_state(random_seed)
-        model = build_model(*self._stats, self.priors)
+        if self.model_type == "semiparametric":
+            model = build_semiparametric_model(self.ordinal, self.priors)
+        else:
+            model = build_model(*self._stats, self.priors)
         with model:
             pp = pm.sample_posterior_predictive(
                 self.idata,
@@ -468,7 +537,9 @@ class BinormalPosterior:
         """
         import arviz as az
 
-        if var_names is None:
+        if var_names is None and self.model_type == "semiparametric":
+            var_names = ["average_precision", "roc_auc", "prevalence", "mu", "sigma"]
+        elif var_names is None:
             var_names = [
                 "average_precision",
                 "roc_auc",
@@ -491,14 +562,44 @@ class BinormalPosterior:
         Exact (conjugate) fits have independent draws: R-hat and ESS are computed the
         same way and divergences are 0.
         """
-        return convergence_diagnostics(
-            self.idata, ["prevalence", "mu", "sigma", "average_precision"]
-        )
+        names = ["prevalence", "mu", "sigma", "average_precision"]
+        if self.model_type == "semiparametric":
+            names.append("cutpoints")
+        return convergence_diagnostics(self.idata, names)
+
+    def fit_check(self, random_seed=None, n_draws=1000):
+        """Posterior predictive check of the model on the ordered-category counts.
+
+        See :func:`bayes_prc.bayes.fit_check` (the same check, with its verdict).
+
+        Returns
+        -------
+        FitCheck
+        """
+        from ._fitcheck import fit_check
+
+        return fit_check(self, random_seed=random_seed, n_draws=n_draws)
 
     def _check_diagnostics(self):
         d = self.diagnostics()
         warn_if_unreliable(d, self.idata["posterior"].sizes["chain"], stacklevel=4)
         return d
+
+
+def _ordinal_dataset(ordinal):
+    """The ordered-category counts of a semiparametric fit as an xarray Dataset."""
+    return xr.Dataset(
+        {
+            "counts": (("class", "category"), ordinal.counts),
+            "score_low": ("category", ordinal.score_low),
+            "score_high": ("category", ordinal.score_high),
+        },
+        coords={"class": ["neg", "pos"], "category": np.arange(ordinal.n_categories)},
+        attrs={
+            "note": "scores grouped into ordered categories (the model sees only their order)",
+            "n_runs": ordinal.n_runs,
+        },
+    )
 
 
 def _simultaneous_band(curves, prob, point_lower, point_upper):

@@ -54,6 +54,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ._ordinal import (
+    category_log_probs,
     cutpoint_derivatives,
     tridiag_back,
     tridiag_cholesky,
@@ -153,7 +154,15 @@ def _inner_objective(c, mu, sigma, counts, tau):
     return ll + prior, grad - c / tau**2, hd - 1.0 / tau**2, ho
 
 
-def solve_cutpoints(counts, mu, sigma, tau, c0=None, max_iter=100, tol=1e-9):
+def _inner_value(c, mu, sigma, counts, tau):
+    """The inner objective alone (for the line search)."""
+    with np.errstate(invalid="ignore"):
+        lp = category_log_probs(c, mu, sigma)
+        ll = np.sum(np.where(counts[:, None, :] > 0, counts[:, None, :] * lp, 0.0), axis=(0, 2))
+    return ll - 0.5 * np.sum(c * c, axis=1) / tau**2
+
+
+def solve_cutpoints(counts, mu, sigma, tau, c0=None, max_iter=100, tol=1e-8):
     """Mode of the cutpoints given (mu, sigma), batched over rows: Newton with backtracking.
 
     Returns ``(c_hat, objective, l_diag, l_sub)`` with the Cholesky factor of the
@@ -171,7 +180,7 @@ def solve_cutpoints(counts, mu, sigma, tau, c0=None, max_iter=100, tol=1e-9):
         for _ in range(40):  # backtrack until ordered and not worse
             trial = c + t[:, None] * step
             ordered = np.all(np.diff(trial, axis=1) > 0, axis=1) if c.shape[1] > 1 else True
-            trial_obj = _inner_objective(trial, mu, sigma, counts, tau)[0]
+            trial_obj = _inner_value(trial, mu, sigma, counts, tau)
             ok = ordered & (trial_obj >= obj - 1e-12) & np.isfinite(trial_obj)
             if np.all(ok | (t == 0)):
                 new_c = trial
@@ -216,8 +225,10 @@ def _mode_2d(counts, priors):
     theta = np.array([np.sqrt(2) * ndtri(auc), 0.0])
     h = 1e-3
     offsets = np.array([[0, 0], [h, 0], [-h, 0], [0, h], [0, -h], [h, h], [-h, -h]])
+    c_warm = None
     for _ in range(50):
-        f = laplace_log_marginal(theta + offsets, counts, priors)[0]
+        f, c_all = laplace_log_marginal(theta + offsets, counts, priors, c0=c_warm)[:2]
+        c_warm = np.repeat(c_all[:1], offsets.shape[0], axis=0)
         g = np.array([f[1] - f[2], f[3] - f[4]]) / (2 * h)
         hxx = (f[1] - 2 * f[0] + f[2]) / h**2
         hyy = (f[3] - 2 * f[0] + f[4]) / h**2
@@ -231,13 +242,14 @@ def _mode_2d(counts, priors):
         step = -np.linalg.solve(hess, g) if newton_ok else 0.5 * g / max(np.abs(g).max(), 1)
         step = np.clip(step, -1.0, 1.0)
         for _ in range(30):
-            if laplace_log_marginal((theta + step)[None], counts, priors)[0][0] >= f[0] - 1e-10:
+            trial = laplace_log_marginal((theta + step)[None], counts, priors, c0=c_warm[:1])
+            if trial[0][0] >= f[0] - 1e-10:
                 break
             step = step / 2
         theta = theta + step
         if np.max(np.abs(step)) < 1e-7:
             break
-    f = laplace_log_marginal(theta + offsets, counts, priors)[0]
+    f, c_all = laplace_log_marginal(theta + offsets, counts, priors, c0=c_warm)[:2]
     hxx = (f[1] - 2 * f[0] + f[2]) / h**2
     hyy = (f[3] - 2 * f[0] + f[4]) / h**2
     hxy = (f[5] - f[1] - f[3] + 2 * f[0] - f[2] - f[4] + f[6]) / (2 * h**2)
@@ -245,11 +257,11 @@ def _mode_2d(counts, priors):
     evals, evecs = np.linalg.eigh(neg_hess)
     if not np.all(evals > 0):  # flat direction (e.g. separated classes): fall back to prior
         evals = np.maximum(evals, 1.0 / max(priors.mu_sd, priors.log_sigma_sd) ** 2)
-    return theta, evals, evecs
+    return theta, evals, evecs, c_all[0]
 
 
 def sample_semiparametric_grid(
-    data, priors, *, draws, chains, rng, grid_points=41, grid_radius=5.0
+    data, priors, *, draws, chains, rng, grid_points=33, grid_radius=5.0
 ):
     """Draws from the semiparametric binormal posterior by the nested-Laplace grid.
 
@@ -269,14 +281,15 @@ def sample_semiparametric_grid(
     """
     counts = data.counts
     n0, n1 = counts.sum(axis=1)
-    theta0, evals, evecs = _mode_2d(counts, priors)
+    theta0, evals, evecs, c_mode = _mode_2d(counts, priors)
     scales = 1.0 / np.sqrt(evals)
     radius = float(grid_radius)
     for _ in range(4):
         z = np.linspace(-radius, radius, grid_points)
         zz = np.stack(np.meshgrid(z, z, indexing="ij"), axis=-1).reshape(-1, 2)
         theta = theta0 + (zz * scales) @ evecs.T
-        logd, c_hat, ld, ls = laplace_log_marginal(theta, counts, priors)
+        c0 = np.repeat(c_mode[None], theta.shape[0], axis=0)
+        logd, c_hat, ld, ls = laplace_log_marginal(theta, counts, priors, c0=c0)
         prob = np.exp(logd - np.max(logd))
         prob /= prob.sum()
         ring = (np.abs(zz) >= radius - 1e-9).any(axis=1)
