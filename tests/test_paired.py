@@ -160,7 +160,7 @@ def test_pairing_narrows_interval(rng, method):
     """Correlation 0.8 within class: the paired interval is narrower than the unpaired one.
 
     Unpaired references: for "bayes", two independent univariate fits
-    (``fit_binormal(method="exact")`` on each classifier, whose marginal posteriors equal
+    (``fit_binormal(model="parametric", method="exact")`` on each classifier, whose marginal posteriors equal
     the joint model's); for the resampling methods, A's and B's AP from two independent
     runs (independent resamples / weights). Observed width ratios 0.38-0.55; asserted
     < 0.75.
@@ -168,8 +168,8 @@ def test_pairing_narrows_interval(rng, method):
     y, a, b = simulate(rng)
     if method == "bayes":
         res = compare_classifiers(y, a, b, random_seed=rng)
-        ap_a = bp.fit_binormal(y, a, method="exact", random_seed=rng).average_precision()
-        ap_b = bp.fit_binormal(y, b, method="exact", random_seed=rng).average_precision()
+        ap_a = bp.fit_binormal(model="parametric", y, a, method="exact", random_seed=rng).average_precision()
+        ap_b = bp.fit_binormal(model="parametric", y, b, method="exact", random_seed=rng).average_precision()
         unpaired = ap_b.values.ravel() - ap_a.values.ravel()
         assert 0.6 < res.correlation["neg"] < 0.95 and 0.6 < res.correlation["pos"] < 0.95
     else:
@@ -285,7 +285,7 @@ def test_exact_marginals_match_univariate_model(niw_case, rng):
     diagonal element Sigma[j, j] is InverseGamma(alpha_n, beta_n) of the univariate
     conjugate update (``conjugate_parameters``), tested by KS at level 1e-4; and the AP_A,
     AP_B draws of ``compare_classifiers`` have the distribution of
-    ``fit_binormal(method="exact")``'s on that classifier alone: two-sample KS at level
+    ``fit_binormal(model="parametric", method="exact")``'s on that classifier alone: two-sample KS at level
     1e-4 (independent draws, exact null) and means within 5 MC SE.
     """
     y, a, b, z = niw_case
@@ -306,7 +306,7 @@ def test_exact_marginals_match_univariate_model(niw_case, rng):
 
     res = compare_classifiers(y, a, b, draws=2000, chains=2, random_seed=rng)
     for draws, score in ((res.ap_a_draws, a), (res.ap_b_draws, b)):
-        uni = bp.fit_binormal(y, score, method="exact", draws=2000, chains=2, random_seed=rng)
+        uni = bp.fit_binormal(model="parametric", y, score, method="exact", draws=2000, chains=2, random_seed=rng)
         ref = uni.average_precision().values.ravel()
         assert stats.ks_2samp(draws, ref).pvalue > 1e-4
         se = np.sqrt(draws.var() / draws.size + ref.var() / ref.size)
@@ -318,7 +318,7 @@ def test_transform_matches_fit_binormal_scale(rng):
     y, a, b = simulate(rng, n=300)
     pa, pb = special.expit(a), special.expit(b)
     res = compare_classifiers(y, pa, pb, transform="logit", draws=1000, random_seed=rng)
-    uni = bp.fit_binormal(y, pa, transform="logit", method="exact", random_seed=rng)
+    uni = bp.fit_binormal(model="parametric", y, pa, transform="logit", method="exact", random_seed=rng)
     ref = uni.average_precision().values.ravel()
     assert stats.ks_2samp(res.ap_a_draws, ref).pvalue > 1e-4
     assert res.transform == "logit" and res.bayes_method == "exact"

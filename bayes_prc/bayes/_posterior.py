@@ -322,7 +322,7 @@ class BinormalPosterior:
         --------
         >>> import bayes_prc as bp
         >>> y, s = bp.Binormal(2, 1, 0, 1, 0.3).sample(200, random_seed=0)
-        >>> post = bp.fit_binormal(y, s, method="exact", random_seed=0)
+        >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", random_seed=0)
         >>> 0 <= post.prob_precision_at_least(0.5, recall=0.5) <= 1
         True
         """
@@ -412,7 +412,7 @@ class BinormalPosterior:
         --------
         >>> import bayes_prc as bp
         >>> y, s = bp.Binormal(1, 1, 0, 1, 0.1).sample(1000, random_seed=0)
-        >>> post = bp.fit_binormal(y, s, method="exact", random_seed=0)
+        >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", random_seed=0)
         >>> band = post.pr_band(kind="simultaneous", ci_prob=0.9)
         >>> sorted(band.data_vars), band.sizes["recall"]
         (['lower', 'median', 'upper'], 201)

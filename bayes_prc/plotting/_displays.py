@@ -142,7 +142,7 @@ class PRCurveDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import PRCurveDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
     >>> disp = PRCurveDisplay.from_posterior(post, y, s, ci_prob=0.9)
     >>> disp.ax_.get_xlabel(), disp.ax_.get_ylabel()
     ('Recall', 'Precision')
@@ -513,7 +513,7 @@ class PredictiveCurvesDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import PredictiveCurvesDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
     >>> disp = PredictiveCurvesDisplay.from_posterior(post, y, s, n_curves=20, random_seed=1)
     >>> len(disp.curve_lines_), disp.curve_lines_[0].get_label()
     (20, '20 simulated test sets (n = 300)')
@@ -874,7 +874,7 @@ class ThresholdCurvesDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import ThresholdCurvesDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
     >>> disp = ThresholdCurvesDisplay.from_posterior(post, y, s)
     >>> disp.ax_.get_xlabel(), disp.precision_band_ is not None
     ('Threshold', True)
@@ -1197,7 +1197,7 @@ class APForestDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import APForestDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
     >>> rows = [("bootstrap (95%)", 0.45, 0.37, 0.55)]
     >>> disp = APForestDisplay.from_posterior(post, rows)
     >>> [t.get_text() for t in disp.ax_.get_yticklabels()]
@@ -1424,7 +1424,7 @@ class ROCCurveDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import ROCCurveDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
     >>> disp = ROCCurveDisplay.from_posterior(post, y, s)
     >>> disp.ax_.get_xlabel(), disp.ax_.get_ylabel()
     ('False positive rate', 'True positive rate (recall)')
@@ -1628,7 +1628,7 @@ class ScorePPCDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import ScorePPCDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
     >>> disp = ScorePPCDisplay.from_posterior(post, y, s)
     >>> sorted(disp.hist_), disp.ax_.get_ylabel()
     (['neg', 'pos'], 'Density')
