@@ -26,6 +26,12 @@ __all__ = ["report", "build_report"]
 
 PPC_WARN_LEVEL = 0.05
 
+_MODEL_NAMES = {
+    "semiparametric": "rank-based binormal (semiparametric)",
+    "parametric": "parametric binormal",
+    "flexible": "rank-based flexible ROC",
+}
+
 _CSS = """
 body { font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; margin: 2em auto;
        max-width: 1100px; color: #222; line-height: 1.45; padding: 0 1em; }
@@ -108,10 +114,11 @@ def build_report(
     random_seed=None,
     n_resamples=2000,
     ci_prob=0.95,
-    bayes_method="exact",
+    bayes_method="auto",
     progressbar=False,
     source=None,
     score_models=False,
+    model="semiparametric",
 ):
     """Compute everything the report shows; returns ``(html_text, markdown_text)``.
 
@@ -145,14 +152,32 @@ def build_report(
     n_distinct = int(np.unique(score).size)
     n_tied = int(n - n_distinct)
 
-    post = fit_binormal(
-        is_pos,
-        score,
-        transform=transform,
-        method=bayes_method,
-        random_seed=seeds[0],
-        progressbar=progressbar,
-    )
+    model_notes = []
+    method = "auto" if bayes_method in ("exact", "laplace") else bayes_method
+    try:
+        post = fit_binormal(
+            is_pos,
+            score,
+            model=model,
+            transform=transform,
+            method=method,
+            random_seed=seeds[0],
+            progressbar=progressbar,
+        )
+    except ValueError as err:
+        if model == "parametric":
+            raise
+        model_notes.append(f"The rank-based model could not be fit ({err}); the parametric "
+                           "binormal model is shown instead.")  # fmt: skip
+        post = fit_binormal(
+            is_pos,
+            score,
+            model="parametric",
+            transform=transform,
+            method=method,
+            random_seed=seeds[0],
+            progressbar=progressbar,
+        )
     ap_table = compare_intervals(
         is_pos,
         score,
@@ -161,6 +186,8 @@ def build_report(
         n_resamples=n_resamples,
         posterior=post,
         progressbar=progressbar,
+        transform=transform,
+        bayes_method=method,
     )
     op_table = compare_operating_point(
         is_pos,
@@ -169,6 +196,8 @@ def build_report(
         ci_prob=ci_prob,
         n_resamples=n_resamples,
         posterior=post,
+        transform=transform,
+        model=post.model_type,
     )
     band = bootstrap_pr_band(
         is_pos, score, n_resamples=n_resamples, confidence_level=ci_prob, random_seed=seeds[3]
@@ -176,14 +205,17 @@ def build_report(
     diag = ap_table.attrs["diagnostics"]  # computed once, by compare_intervals
     from .criticism import score_ppc
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ppc_ds = score_ppc(is_pos, score, post, threshold=PPC_WARN_LEVEL, random_seed=seeds[4])
-    names = {"neg": "negative", "pos": "positive"}
-    ppc = {
-        names.get(str(c), str(c)): float(v)
-        for c, v in zip(ppc_ds["class"].values, ppc_ds["p_value"].values, strict=True)
-    }
+    ppc = None
+    if post.model_type == "parametric":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ppc_ds = score_ppc(is_pos, score, post, threshold=PPC_WARN_LEVEL, random_seed=seeds[4])
+        names = {"neg": "negative", "pos": "positive"}
+        ppc = {
+            names.get(str(c), str(c)): float(v)
+            for c, v in zip(ppc_ds["class"].values, ppc_ds["p_value"].values, strict=True)
+        }
+    fit_checks = ap_table.attrs.get("fit_checks", {})
 
     loo_table, loo_fits = None, None
     if score_models:
@@ -227,9 +259,10 @@ def build_report(
     fig, ax = new_ax(5.2, 4.6)
     ROCCurveDisplay.from_posterior(post, is_pos, score, ci_prob=ci_prob, ax=ax)
     figs["roc"] = fig
-    fig, ax = new_ax()
-    ScorePPCDisplay.from_posterior(post, is_pos, score, ci_prob=ci_prob, ax=ax)
-    figs["ppc"] = fig
+    if post.model_type == "parametric":
+        fig, ax = new_ax()
+        ScorePPCDisplay.from_posterior(post, is_pos, score, ci_prob=ci_prob, ax=ax)
+        figs["ppc"] = fig
     if loo_table is not None:
         fig, ax = new_ax()
         grid = np.linspace(0.0, 1.0, 101)[1:]
@@ -260,6 +293,10 @@ def build_report(
                     f"(posterior predictive p = {p:.3f} < {PPC_WARN_LEVEL}): trust the "
                     "frequentist rows more than the binormal ones, or try another transform."
                 )
+    warns.extend(model_notes)
+    for check in fit_checks.values():
+        if not check.passed:
+            warns.append(f"{_MODEL_NAMES[check.model].capitalize()} model: {check.verdict}")
     if n_pos < 20:
         warns.append(
             f"Only {n_pos} positives: every interval is wide and the empirical curve moves a "
@@ -288,14 +325,24 @@ def build_report(
         f'<tr><th class="l">prevalence (chance precision)</th><td>{n_pos / n:.4f}</td></tr>',
         f'<tr><th class="l">distinct scores</th><td>{n_distinct}</td></tr>',
         f'<tr><th class="l">items sharing a score with another</th><td>{n_tied}</td></tr>',
-        f'<tr><th class="l">score transform for the binormal fit</th>'
+        f'<tr><th class="l">Bayesian model</th><td>{_esc(_MODEL_NAMES[post.model_type])}</td></tr>',
+        f'<tr><th class="l">score transform for the parametric fit</th>'
         f"<td>{_esc(post.transform or 'none')}</td></tr>",
         f'<tr><th class="l">empirical average precision</th><td>{emp_ap:.4f}</td></tr>',
         f'<tr><th class="l">posterior mean AP (binormal)</th>'
         f"<td>{float(post_ap.mean()):.4f}</td></tr>",
         "</tbody></table>",
-        "<h2>Diagnostics</h2>",
     ]
+    rec = ap_table.attrs.get("recommended")
+    if rec is not None:
+        row = ap_table.loc[rec]
+        parts += [
+            "<h2>Conclusion</h2>",
+            f'<div class="ok"><p><b>AP {row.estimate:.3f}, {ci_prob:.0%} interval '
+            f"[{row.low:.3f}, {row.high:.3f}]</b> ({_esc(row.label)}).</p>"
+            f"<p>{_esc(ap_table.attrs['recommendation'])}</p></div>",
+        ]
+    parts += ["<h2>Diagnostics</h2>"]
     if warns:
         parts.append(
             '<div class="warn"><ul>' + "".join(f"<li>{_esc(w)}</li>" for w in warns) + "</ul></div>"
@@ -343,6 +390,8 @@ def build_report(
         f'<figure class="fig">{svgs["roc"]}</figure>',
         "<h2>Does the binormal model fit the scores?</h2>",
     ]
+    for check in fit_checks.values():
+        parts.append(f"<p>{_esc(_MODEL_NAMES[check.model])} model: {_esc(check.verdict)}</p>")
     if ppc is not None:
         parts.append(
             "<p>Posterior predictive p-values of the score distributions (small = misfit; "
@@ -350,7 +399,8 @@ def build_report(
             + ", ".join(f"{_esc(k)}: {v:.3f}" for k, v in ppc.items())
             + ".</p>"
         )
-    parts.append(f'<figure class="fig">{svgs["ppc"]}</figure>')
+    if "ppc" in svgs:
+        parts.append(f'<figure class="fig">{svgs["ppc"]}</figure>')
     if loo_table is not None:
         best = str(loo_table.index[0])
         decisive = len(loo_table) > 1 and float(loo_table["elpd_diff"].iloc[1]) > 2 * float(
@@ -393,6 +443,18 @@ def build_report(
         f"{n_distinct}; empirical AP = {emp_ap:.4f}; posterior mean AP = "
         f"{float(post_ap.mean()):.4f}.",
         "",
+        *(
+            [
+                "## Conclusion",
+                "",
+                f"AP {ap_table.loc[rec, 'estimate']:.3f}, {ci_prob:.0%} interval "
+                f"[{ap_table.loc[rec, 'low']:.3f}, {ap_table.loc[rec, 'high']:.3f}]. "
+                + ap_table.attrs["recommendation"],
+                "",
+            ]
+            if rec is not None
+            else []
+        ),
         "## Warnings",
         "",
         *([f"- {w}" for w in warns] or ["none"]),
@@ -440,12 +502,13 @@ def report(
     random_seed=None,
     n_resamples=2000,
     ci_prob=0.95,
-    bayes_method="exact",
+    bayes_method="auto",
     markdown_path=None,
     force=False,
     progressbar=False,
     source=None,
     score_models=False,
+    model="semiparametric",
 ):
     """Write the evaluation report: one self-contained HTML file.
 
@@ -468,7 +531,12 @@ def report(
     random_seed : int, Generator or None
     n_resamples : int, default 2000
     ci_prob : float, default 0.95
-    bayes_method : {"exact", "nuts"}, default "exact"
+    bayes_method : {"auto", "nuts", "exact", "laplace"}, default "auto"
+        Sampler of the Bayesian fits: each model's fast sampler, or PyMC's NUTS.
+    model : {"semiparametric", "parametric"}, default "semiparametric"
+        The Bayesian model drawn in the figures (:func:`fit_binormal`); the AP table has
+        rows of both. With fewer than 2 positives the parametric model is used, with a
+        note in the warnings.
     markdown_path : str or Path, optional
         Also write a Markdown version (tables and warnings, no figures).
     force : bool, default False
@@ -509,6 +577,7 @@ def report(
         n_resamples=n_resamples,
         ci_prob=ci_prob,
         bayes_method=bayes_method,
+        model=model,
         progressbar=progressbar,
         source=source,
         score_models=score_models,

@@ -205,7 +205,19 @@ def _cmd_demo(args):
 
 
 def _write_report(
-    y, s, output, *, title, transform, seed, force, source, n_resamples, md=None, score_models=False
+    y,
+    s,
+    output,
+    *,
+    title,
+    transform,
+    seed,
+    force,
+    source,
+    n_resamples,
+    md=None,
+    score_models=False,
+    model="semiparametric",
 ):
     from ._report import report
 
@@ -224,6 +236,7 @@ def _write_report(
             progressbar=interactive,
             markdown_path=md,
             score_models=score_models,
+            model=model,
         )
     except FileExistsError as err:
         raise CLIError(str(err)) from None
@@ -263,6 +276,7 @@ def _cmd_report(args):
         n_resamples=args.n_resamples,
         md=args.markdown,
         score_models=args.score_models,
+        model=args.model,
     )
     print(f"report written to {out}")
     return 0
@@ -308,7 +322,13 @@ def build_parser():
         "--transform",
         choices=["logit", "probit"],
         default=None,
-        help="fit the binormal model on logit/probit scores (for probabilities)",
+        help="fit the parametric binormal model on logit/probit scores (for probabilities)",
+    )
+    p_rep.add_argument(
+        "--model",
+        choices=["semiparametric", "parametric"],
+        default="semiparametric",
+        help="Bayesian model of the figures (default: the rank-based semiparametric binormal)",
     )
     p_rep.add_argument(
         "-o", "--output", default=None, help="output HTML (default FILE.report.html)"

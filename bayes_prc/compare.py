@@ -16,12 +16,18 @@ from ._validation import check_random_state, validate_binary_inputs
 
 __all__ = [
     "compare_intervals",
+    "recommend_interval",
+    "DEFAULT_AP_METHODS",
     "compare_operating_point",
     "AP_COMPARISON_METHODS",
 ]
 
 #: Methods of :func:`compare_intervals`, in table order.
 AP_COMPARISON_METHODS = (
+    "semiparametric_hdi",
+    "semiparametric_eti",
+    "flexible_hdi",
+    "flexible_eti",
     "binormal_hdi",
     "binormal_eti",
     "bayesian_bootstrap",
@@ -32,9 +38,19 @@ AP_COMPARISON_METHODS = (
     "cross_validation",
 )
 
+#: The rows of :func:`compare_intervals` by default (cross-validation only on request:
+#: it covered 25-88% in docs/coverage.md).
+DEFAULT_AP_METHODS = tuple(
+    m for m in AP_COMPARISON_METHODS if m != "cross_validation" and not m.startswith("flexible")
+)
+
 _LABELS = {
-    "binormal_hdi": "Bayesian binormal (mean, HDI)",
-    "binormal_eti": "Bayesian binormal (median, ETI)",
+    "semiparametric_hdi": "Bayesian binormal, rank-based (mean, HDI)",
+    "semiparametric_eti": "Bayesian binormal, rank-based (median, ETI)",
+    "flexible_hdi": "Bayesian flexible ROC, rank-based (mean, HDI)",
+    "flexible_eti": "Bayesian flexible ROC, rank-based (median, ETI)",
+    "binormal_hdi": "Bayesian binormal, parametric (mean, HDI)",
+    "binormal_eti": "Bayesian binormal, parametric (median, ETI)",
     "bayesian_bootstrap": "Bayesian bootstrap (ETI)",
     "logit": "logit (Boyd et al.)",
     "binomial": "binomial / Wald (Boyd et al.)",
@@ -42,6 +58,9 @@ _LABELS = {
     "bca": "bootstrap BCa",
     "cross_validation": "cross-validation (Boyd et al.)",
 }
+
+#: Which Bayesian model each row family comes from.
+_ROW_MODEL = {"semiparametric": "semiparametric", "flexible": "flexible", "binormal": "parametric"}
 
 
 def _check_ci_prob(ci_prob):
@@ -61,15 +80,16 @@ def _frame(rows, attrs):
     return df
 
 
-def _fit(y, s, posterior, transform, bayes_method, random_seed, progressbar):
-    if posterior is not None:
+def _fit(y, s, posterior, transform, bayes_method, random_seed, progressbar, model):
+    if posterior is not None and getattr(posterior, "model_type", "parametric") == model:
         return posterior
     from .bayes import fit_binormal
 
     return fit_binormal(
         y,
         s,
-        transform=transform,
+        model=model,
+        transform=transform if model == "parametric" else None,
         method=bayes_method,
         random_seed=random_seed,
         progressbar=progressbar,
@@ -81,12 +101,12 @@ def compare_intervals(
     y_score,
     *,
     ci_prob=0.95,
-    methods=AP_COMPARISON_METHODS,
+    methods=None,
     random_seed=None,
     estimator="average_precision",
     n_resamples=2000,
     transform=None,
-    bayes_method="exact",
+    bayes_method="auto",
     posterior=None,
     pos_label=None,
     progressbar=False,
@@ -98,43 +118,55 @@ def compare_intervals(
     y_true, y_score : array-like of shape (n_samples,)
     ci_prob : float, default 0.95
         Probability of every interval (credible or confidence).
-    methods : sequence of str
-        Subset of :data:`AP_COMPARISON_METHODS`: the Bayesian binormal posterior
-        (``"binormal_hdi"``: posterior mean and highest-density interval;
-        ``"binormal_eti"``: posterior median and equal-tailed interval), the Bayesian
-        bootstrap, Boyd et al.'s logit and binomial intervals, the percentile and BCa
-        bootstraps and the cross-validation interval.
+    methods : sequence of str, optional
+        Subset of :data:`AP_COMPARISON_METHODS`; default :data:`DEFAULT_AP_METHODS`
+        (all but ``"cross_validation"``). Bayesian rows: ``"semiparametric_*"`` (the
+        rank-based binormal model, :func:`fit_binormal`'s default), ``"flexible_*"``
+        (the rank-based flexible ROC model, when available), ``"binormal_*"`` (the
+        parametric binormal model on the score scale after ``transform``); ``*_hdi`` is
+        the posterior mean and highest-density interval, ``*_eti`` the median and
+        equal-tailed interval. Then the Bayesian bootstrap, Boyd et al.'s logit and
+        binomial intervals, the percentile and BCa bootstraps and, on request only, the
+        cross-validation interval (it covered 25-88% at a nominal 90% on non-normal
+        populations in ``docs/coverage.md``: its spread across folds is not the sampling
+        error of the full-data AP).
     random_seed : int, Generator or None
         One seed for every stochastic method (independent streams).
     estimator : str, default "average_precision"
         The empirical AUC-PR estimator of the frequentist rows (see :func:`auc_pr`).
-        The binormal rows are about the model's AP (the area under its curve).
+        The Bayesian rows are about the model's AP (the area under its curve).
     n_resamples : int, default 2000
     transform : {None, "logit", "probit"}
-        Passed to :func:`fit_binormal`.
-    bayes_method : {"exact", "nuts"}, default "exact"
-        ``"exact"`` samples the conjugate posterior directly (the same posterior NUTS
-        targets, without sampling error of its own); ``"nuts"`` runs PyMC.
+        Passed to the parametric fit (``binormal_*`` rows); the rank-based models do not
+        depend on it.
+    bayes_method : {"auto", "nuts", "exact", "laplace"}, default "auto"
+        ``"auto"`` (and ``"exact"`` or ``"laplace"``): each model's fast sampler (the
+        conjugate posterior for the parametric model, the nested-Laplace grid for the
+        semiparametric one); ``"nuts"``: PyMC's NUTS for every Bayesian row.
     posterior : BinormalPosterior, optional
-        A fit to re-use instead of fitting here.
+        A fit to re-use for the rows of its model instead of fitting here.
 
     Returns
     -------
     pandas.DataFrame
         Indexed by ``method``; columns ``label``, ``family``, ``estimate``, ``low``,
         ``high``, ``width``, ``estimator``, ``interval``. ``df.attrs`` carries
-        ``arviz_summary`` (the ArviZ summary of the fit: ESS, R-hat), ``diagnostics``,
-        ``ci_prob`` and ``empirical_estimate``. ``df.to_xarray()`` is the Dataset form.
+        ``recommended`` (the row to quote), ``recommendation`` (why, in one sentence),
+        ``fit_checks`` (:class:`FitCheck` of each Bayesian model fit), ``notes`` (rows
+        left out and why), ``arviz_summary`` and ``diagnostics`` of the first Bayesian
+        fit, ``ci_prob`` and ``empirical_estimate``. ``df.to_xarray()`` is the Dataset
+        form.
 
     Examples
     --------
     >>> import bayes_prc as bp
     >>> from bayes_prc.datasets import load_example
     >>> d = load_example("small_sample")
-    >>> table = bp.compare_intervals(d.y_true, d.y_score, transform="logit", random_seed=0,
-    ...                              n_resamples=200)
-    >>> list(table.index)[:3]
-    ['binormal_hdi', 'binormal_eti', 'bayesian_bootstrap']
+    >>> table = bp.compare_intervals(d.y_true, d.y_score, random_seed=0, n_resamples=200)
+    >>> list(table.index)[:2]
+    ['semiparametric_hdi', 'semiparametric_eti']
+    >>> table.attrs["recommended"] in table.index
+    True
     >>> bool((table["low"] <= table["high"]).all())
     True
     """
@@ -142,48 +174,47 @@ def compare_intervals(
     from .frequentist import ap_interval
 
     ci_prob = _check_ci_prob(ci_prob)
-    methods = tuple(methods)
+    methods = DEFAULT_AP_METHODS if methods is None else tuple(methods)
     unknown = [m for m in methods if m not in AP_COMPARISON_METHODS]
     if unknown or not methods:
         raise ValueError(
             f"`methods` must be a non-empty subset of {AP_COMPARISON_METHODS}; "
             f"got unknown {unknown}"
         )
+    if bayes_method not in ("auto", "nuts", "exact", "laplace"):
+        raise ValueError(
+            "`bayes_method` must be one of ('auto', 'nuts', 'exact', 'laplace'); "
+            f"got {bayes_method!r}"
+        )
     is_pos, score, _, _ = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
+    n_pos = int(is_pos.sum())
     rng = check_random_state(random_seed)
-    seeds = rng.spawn(len(methods) + 1)
+    seeds = rng.spawn(len(methods) + 3)
+    model_seeds = dict(zip(_ROW_MODEL.values(), seeds[-3:], strict=True))
     rows = []
-    attrs = {"ci_prob": ci_prob, "estimator": estimator}
+    attrs = {"ci_prob": ci_prob, "estimator": estimator, "notes": {}, "fit_checks": {}}
     attrs["empirical_estimate"] = _auc_pr_validated(is_pos, score, None, estimator)
-    post = None
-    for method, seed in zip(methods, seeds[1:], strict=True):
-        if method.startswith("binormal"):
+    fits = {}
+    for method, seed in zip(methods, seeds[: len(methods)], strict=True):
+        family = method.rsplit("_", 1)[0]
+        if family in _ROW_MODEL:
+            model = _ROW_MODEL[family]
+            if model not in fits:
+                fits[model] = _bayes_fit(
+                    is_pos, score, posterior, transform, bayes_method, model_seeds[model],
+                    progressbar, model, attrs,
+                )  # fmt: skip
+            post = fits[model]
             if post is None:
-                post = _fit(
-                    is_pos, score, posterior, transform, bayes_method, seeds[0], progressbar
-                )
-            ap = post.average_precision()
-            kind = "hdi" if method == "binormal_hdi" else "eti"
-            bounds = post.interval(ap, ci_prob=ci_prob, ci_kind=kind).values
-            est = float(ap.mean()) if kind == "hdi" else float(ap.median())
-            rows.append(
-                {
-                    "method": method,
-                    "label": _LABELS[method],
-                    "family": "bayesian",
-                    "estimate": est,
-                    "low": float(bounds[0]),
-                    "high": float(bounds[1]),
-                    "estimator": "binormal AP",
-                    "interval": f"{kind.upper()} {ci_prob:g}",
-                }
-            )
+                continue
+            rows.append(_bayes_row(method, post, ci_prob))
             continue
         extra = {}
         if method == "cross_validation":
             # Boyd et al. use 10 folds; each fold needs a positive
-            extra["n_folds"] = int(min(10, is_pos.sum()))
+            extra["n_folds"] = int(min(10, n_pos))
             if extra["n_folds"] < 2:
+                attrs["notes"][method] = f"needs at least 2 positives (got {n_pos})"
                 continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -211,20 +242,110 @@ def compare_intervals(
                 "interval": f"{'ETI' if family == 'bayesian' else 'CI'} {ci_prob:g}",
             }
         )
-    if post is not None:
-        attrs["arviz_summary"] = post.summary(ci_prob=ci_prob)
-        attrs["diagnostics"] = post.diagnostics()
+    first = next((f for f in fits.values() if f is not None), None)
+    if first is not None:
+        attrs["arviz_summary"] = first.summary(ci_prob=ci_prob)
+        attrs["diagnostics"] = first.diagnostics()
+    available = [r["method"] for r in rows]
+    attrs["recommended"], attrs["recommendation"] = recommend_interval(
+        available, attrs["fit_checks"], n_pos
+    )
     return _frame(rows, attrs)
 
 
-def _forward_transform(t, transform):
-    from scipy import special
+def _bayes_fit(is_pos, score, posterior, transform, bayes_method, seed, progressbar, model, attrs):
+    """Fit one Bayesian model for the table (None, with a note, when it cannot be fit)."""
+    method = bayes_method
+    if bayes_method in ("exact", "laplace"):
+        method = "auto"
+    try:
+        post = _fit(is_pos, score, posterior, transform, method, seed, progressbar, model)
+    except ValueError as err:
+        if model == "parametric":
+            raise
+        attrs["notes"][model] = str(err)
+        return None
+    attrs["fit_checks"][model] = post.fit_check(random_seed=seed)
+    return post
 
-    t = np.asarray(t, dtype=np.float64)
-    if transform is None:
-        return t
-    clipped = np.clip(t, 1e-300, 1 - 1e-16)
-    return special.logit(clipped) if transform == "logit" else special.ndtri(clipped)
+
+def _bayes_row(method, post, ci_prob):
+    ap = post.average_precision()
+    kind = method.rsplit("_", 1)[1]
+    bounds = post.interval(ap, ci_prob=ci_prob, ci_kind=kind).values
+    est = float(ap.mean()) if kind == "hdi" else float(ap.median())
+    return {
+        "method": method,
+        "label": _LABELS[method],
+        "family": "bayesian",
+        "estimate": est,
+        "low": float(bounds[0]),
+        "high": float(bounds[1]),
+        "estimator": f"{post.model_type} model AP",
+        "interval": f"{kind.upper()} {ci_prob:g}",
+    }
+
+
+#: Fallback order when no Bayesian model passes its fit check.
+_FALLBACK = ("logit", "bayesian_bootstrap", "binomial", "bootstrap", "bca", "cross_validation")
+
+
+def recommend_interval(available, fit_checks, n_pos):
+    """The AP interval to quote, and why (one sentence).
+
+    Rules, from the coverage tables of ``docs/coverage.md``: the rank-based binormal ETI
+    when its fit check passes (it covered close to nominal on classifier probabilities,
+    skewed and beta scores); else the rank-based flexible ETI when it passes its check;
+    else the parametric ETI only if it is the only Bayesian row and passes its check;
+    else Boyd et al.'s logit interval (the most robust frequentist row), then the
+    Bayesian bootstrap. A model whose check fails is never recommended.
+
+    Parameters
+    ----------
+    available : sequence of str
+        Rows of the table.
+    fit_checks : dict
+        Model name -> :class:`FitCheck`.
+    n_pos : int
+
+    Returns
+    -------
+    (str or None, str)
+    """
+
+    def ok(model):
+        check = fit_checks.get(model)
+        return check is not None and check.passed
+
+    for model, row, why in (
+        ("semiparametric", "semiparametric_eti",
+         "the rank-based binormal model passes its fit check, uses only the order of the "
+         "scores, and its equal-tailed interval covered close to its nominal level on "
+         "non-normal score populations"),
+        ("flexible", "flexible_eti",
+         "the binormal ROC fails its fit check but the flexible rank-based ROC model "
+         "passes it"),
+    ):  # fmt: skip
+        if row in available and ok(model):
+            return row, f"Quote the {_LABELS[row]} interval: {why}."
+    bayes_rows = [r for r in available if r.split("_")[0] in ("semiparametric", "flexible")]
+    if not bayes_rows and "binormal_eti" in available and ok("parametric"):
+        return "binormal_eti", (
+            f"Quote the {_LABELS['binormal_eti']} interval: it is the only Bayesian row "
+            "and the parametric model passes its fit check."
+        )
+    failed = [m for m, c in fit_checks.items() if not c.passed]
+    reason = (
+        f"the {' and '.join(failed)} model(s) fail their fit check"
+        if failed
+        else "no Bayesian model was fit"
+    )
+    if n_pos < 2:
+        reason = f"there are only {n_pos} positive(s), too few for a model"
+    for row in _FALLBACK:
+        if row in available:
+            return row, f"Quote the {_LABELS[row]} interval: {reason}."
+    return None, f"No interval to recommend: {reason}."
 
 
 def compare_operating_point(
@@ -236,9 +357,10 @@ def compare_operating_point(
     ci_prob=0.95,
     n_resamples=2000,
     transform=None,
-    bayes_method="exact",
+    bayes_method="auto",
     posterior=None,
     pos_label=None,
+    model="semiparametric",
 ):
     """Precision and recall at one operating point, by every interval method.
 
@@ -247,6 +369,10 @@ def compare_operating_point(
     the likelihood-ratio interval (seed 002), Wilson, Clopper-Pearson, Jeffreys and the
     stratified bootstrap. Recall: the binormal posterior, Wilson, Clopper-Pearson and
     seed 002's Monte-Carlo interval from independent precision and NPV models.
+
+    The Bayesian rows come from ``model`` (``"semiparametric"``, the default of
+    :func:`fit_binormal`, or ``"parametric"`` with ``transform``); ``bayes_method`` as in
+    :func:`compare_intervals`.
 
     Returns
     -------
@@ -280,8 +406,11 @@ def compare_operating_point(
     threshold = float(threshold)
     rng = check_random_state(random_seed)
     seeds = rng.spawn(4)
-    post = _fit(is_pos, score, posterior, transform, bayes_method, seeds[0], False)
-    tau = float(_forward_transform(threshold, post.transform))
+    if model not in ("semiparametric", "parametric"):
+        raise ValueError(f"`model` must be 'semiparametric' or 'parametric'; got {model!r}")
+    method = "auto" if bayes_method in ("exact", "laplace") else bayes_method
+    post = _fit(is_pos, score, posterior, transform, method, seeds[0], False, model)
+    label = "Bayesian binormal, " + ("rank-based" if model == "semiparametric" else "parametric")
     alpha = 1 - ci_prob
     rows = []
 
@@ -291,7 +420,7 @@ def compare_operating_point(
             {
                 "quantity": quantity,
                 "method": "binormal",
-                "label": "Bayesian binormal (median, ETI)",
+                "label": f"{label} (median, ETI)",
                 "family": "bayesian",
                 "estimate": float(med),
                 "low": float(lo),
@@ -300,7 +429,7 @@ def compare_operating_point(
             }
         )
 
-    post_row("precision", post.model.precision(tau))
+    post_row("precision", post.precision_at_threshold(threshold).values[..., 0])
     counts = {}
     labels = {
         "likelihood_ratio": "likelihood ratio (seed 002)",
@@ -322,7 +451,7 @@ def compare_operating_point(
         )
         counts = {"tp": res.tp, "fp": res.fp, "tn": res.tn, "fn": res.fn}
         rows.append(_threshold_row("precision", method, labels[method], res, ci_prob))
-    post_row("recall", post.model.recall(tau))
+    post_row("recall", post.recall_at_threshold(threshold).values[..., 0])
     for method, seed in (("wilson", None), ("clopper_pearson", None), ("mc_npv", seeds[2])):
         res = recall_interval(
             is_pos, score, threshold, method=method, confidence_level=ci_prob, random_seed=seed

@@ -518,12 +518,12 @@ def score_ppc(
     >>> import bayes_prc as bp
     >>> from bayes_prc.criticism import score_ppc
     >>> y, s = bp.Binormal(1.5, 1, 0, 1, 0.3).sample(1000, random_seed=0)
-    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=200, chains=2, random_seed=1)
+    >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", draws=200, chains=2, random_seed=1)
     >>> ppc = score_ppc(y, s, post, n_draws=200, random_seed=2)
     >>> bool(ppc["misfit"]), ppc["p_value"].dims
     (False, ('class',))
     >>> s2 = np.where(y == 1, s + np.where(np.arange(1000) % 2, 3.0, -3.0), s)
-    >>> post2 = bp.fit_binormal(model="parametric", y, s2, method="exact", draws=200, chains=2, random_seed=1)
+    >>> post2 = bp.fit_binormal(y, s2, model="parametric", method="exact", draws=200, chains=2, random_seed=1)
     >>> ppc2 = score_ppc(y, s2, post2, n_draws=200, random_seed=2)
     >>> bool(ppc2["misfit"]), float(ppc2["p_value"].sel({"class": "pos"}))
     (True, 0.0)

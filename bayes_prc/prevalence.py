@@ -86,7 +86,7 @@ def deployment_prevalence(posterior, alpha, beta, *, random_seed=None):
     --------
     >>> import bayes_prc as bp
     >>> y, s = bp.Binormal(1.5, 1, 0, 1, 0.3).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", random_seed=0)
+    >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
     >>> prev = bp.deployment_prevalence(post, 2, 38, random_seed=1)
     >>> ap = post.average_precision(prevalence=prev)
     >>> bool(ap.mean() < post.average_precision().mean())

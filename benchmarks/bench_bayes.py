@@ -50,7 +50,9 @@ def main():
     t_large, post = _timed(lambda: nuts(1_000_000))
     y, s = data[1_000]
     t_exact, exact = _timed(
-        lambda: bp.fit_binormal(model="parametric", y, s, method="exact", draws=1000, chains=4, random_seed=1),
+        lambda: bp.fit_binormal(
+            y, s, model="parametric", method="exact", draws=1000, chains=4, random_seed=1
+        ),
         repeat=3,
     )
     t_ap, _ = _timed(lambda: exact.model.average_precision(), repeat=3)

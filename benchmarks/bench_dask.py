@@ -154,9 +154,12 @@ def main(argv=None):
         f"sd={np.sqrt(neg.ss / neg.n):.5f}; pos n={pos.n:,} mean={pos.mean:.5f} "
         f"sd={np.sqrt(pos.ss / pos.n):.5f}; {dt:.1f} s"
     )
-    bp.fit_binormal(model="parametric", y[:1000], s[:1000], method="exact", draws=10)  # import PyMC side once
+    bp.fit_binormal(
+        y[:1000], s[:1000], model="parametric", method="exact", draws=10
+    )  # import PyMC side once
     post, dt, peaks = _timed(
-        args.workers, lambda: bp.fit_binormal(model="parametric", y, s, method="exact", random_seed=0)
+        args.workers,
+        lambda: bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0),
     )
     rows.append((f"fit_binormal(exact), n = {n:.0e}", dt, peaks))
     ap_post = post.average_precision()

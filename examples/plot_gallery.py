@@ -83,7 +83,7 @@ def save(fig, name):
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     y, s = bp.Binormal(1.0, 1.0, 0.0, 1.0, 0.2).sample(300, random_seed=0)
-    post = bp.fit_binormal(model="parametric", y, s, method="exact", random_seed=0)
+    post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
     band = bootstrap_band(y, s)  # TODO: bp.bootstrap_pr_band once it is available
 
     fig = Figure(figsize=(6.4, 6), layout="constrained")
@@ -121,7 +121,9 @@ def main():
     # small sample, probabilities: fit on the logit scale
     data = load_example("small_sample")
     ys, ss = data.y_true, data.y_score
-    post_s = bp.fit_binormal(model="parametric", ys, ss, transform="logit", method="exact", random_seed=0)
+    post_s = bp.fit_binormal(
+        ys, ss, transform="logit", model="parametric", method="exact", random_seed=0
+    )
     fig = Figure(figsize=(7, 5), layout="constrained")
     ScorePPCDisplay.from_posterior(post_s, ys, ss, ax=fig.add_subplot())
     save(fig, "score_ppc_small_sample.png")

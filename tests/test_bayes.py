@@ -25,7 +25,9 @@ def data():
 @pytest.fixture(scope="module")
 def exact_fit(data):
     y, s = data
-    return bp.fit_binormal(model="parametric", y, s, method="exact", draws=5000, chains=4, random_seed=11)
+    return bp.fit_binormal(
+        y, s, model="parametric", method="exact", draws=5000, chains=4, random_seed=11
+    )
 
 
 @pytest.fixture(scope="module")
@@ -67,13 +69,16 @@ def test_exact_posterior_matches_closed_form(data, exact_fit):
 
 def test_same_seed_same_draws(data):
     y, s = data
-    a = bp.fit_binormal(model="parametric", y, s, method="exact", draws=50, random_seed=3).average_precision()
+    a = bp.fit_binormal(
+        y, s, model="parametric", method="exact", draws=50, random_seed=3
+    ).average_precision()
     b = bp.fit_binormal(
-        model="parametric",
-        y, s, method="exact", draws=50, random_seed=np.random.default_rng(3)
+        y, s, model="parametric", method="exact", draws=50, random_seed=np.random.default_rng(3)
     ).average_precision()
     xr.testing.assert_equal(a, b)
-    c = bp.fit_binormal(model="parametric", y, s, method="exact", draws=50, random_seed=4).average_precision()
+    c = bp.fit_binormal(
+        y, s, model="parametric", method="exact", draws=50, random_seed=4
+    ).average_precision()
     assert not np.array_equal(a.values, c.values)
 
 
@@ -228,8 +233,8 @@ def test_logit_transform_reports_original_thresholds():
     rng = np.random.default_rng(8)
     y, s = bp.Binormal(1.0, 1.0, -1.0, 1.0, 0.3).sample(400, random_seed=rng)
     p = special.expit(s)
-    a = bp.fit_binormal(model="parametric", y, p, transform="logit", method="exact", random_seed=1)
-    b = bp.fit_binormal(model="parametric", y, s, method="exact", random_seed=1)
+    a = bp.fit_binormal(y, p, transform="logit", model="parametric", method="exact", random_seed=1)
+    b = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=1)
     # the same model on the same (logit) scale and the same seed: identical curves
     np.testing.assert_allclose(
         a.average_precision().values, b.average_precision().values, rtol=1e-10
@@ -244,12 +249,14 @@ def test_probit_transform_and_exact_zero_one():
     y = np.array([0, 0, 0, 1, 1, 1, 0, 1, 0, 1])
     p = np.array([0.0, 0.1, 0.2, 0.7, 0.9, 1.0, 0.3, 0.6, 0.05, 0.95])
     with pytest.warns(bp.BayesPRCWarning, match="exactly 0 or 1"):
-        post = bp.fit_binormal(model="parametric", y, p, transform="probit", method="exact", random_seed=0)
+        post = bp.fit_binormal(
+            y, p, transform="probit", model="parametric", method="exact", random_seed=0
+        )
     assert np.all(np.isfinite(post.average_precision().values))
     with pytest.raises(
         ValueError, match=r"needs probabilities in \[0, 1\]; `y_score` has 1.2 at index 3"
     ):
-        bp.fit_binormal(model="parametric", y, p + 0.5, transform="logit", method="exact")
+        bp.fit_binormal(y, p + 0.5, transform="logit", model="parametric", method="exact")
 
 
 # ------------------------------------------------------------------------ SBC / coverage
@@ -332,7 +339,9 @@ def _ap_coverage(n_rep, rng, ci_prob=0.9):
     hits = 0
     for _ in range(n_rep):
         y, s = truth.sample(1000, random_seed=rng)
-        post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=500, chains=2, random_seed=rng)
+        post = bp.fit_binormal(
+            y, s, model="parametric", method="exact", draws=500, chains=2, random_seed=rng
+        )
         lo, hi = np.quantile(
             post.average_precision().values, [(1 - ci_prob) / 2, (1 + ci_prob) / 2]
         )
@@ -376,11 +385,11 @@ def test_fit_errors(kwargs, match):
 
 def test_fit_needs_both_classes_and_spread():
     with pytest.raises(ValueError, match=r"both classes"):
-        bp.fit_binormal(model="parametric", [1, 1, 1], [0.1, 0.2, 0.3], method="exact")
+        bp.fit_binormal([1, 1, 1], [0.1, 0.2, 0.3], model="parametric", method="exact")
     with pytest.raises(ValueError, match=r"single distinct value"):
-        bp.fit_binormal(model="parametric", [0, 1, 1], [0.5, 0.5, 0.5], method="exact")
+        bp.fit_binormal([0, 1, 1], [0.5, 0.5, 0.5], model="parametric", method="exact")
     with pytest.raises(ValueError, match=r"`y_score` contains NaN"):
-        bp.fit_binormal(model="parametric", [0, 1], [0.5, np.nan], method="exact")
+        bp.fit_binormal([0, 1], [0.5, np.nan], model="parametric", method="exact")
 
 
 def test_band_and_grid_errors(exact_fit):

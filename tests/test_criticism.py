@@ -497,7 +497,9 @@ def test_ppc_flags_binormal_on_bimodal_scores(bimodal_case):
     assert bad["ks_observed"].dims == ("class", "sample") and bad.sizes["sample"] == 500
     assert bad.attrs["threshold"] == PPC_THRESHOLD == 0.05
     # the conjugate binormal fit (BinormalPosterior) is checked the same way
-    post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, chains=2, random_seed=2)
+    post = bp.fit_binormal(
+        y, s, model="parametric", method="exact", draws=250, chains=2, random_seed=2
+    )
     assert float(score_ppc(y, s, post, random_seed=3)["min_p_value"]) < 0.01
 
 
@@ -508,19 +510,25 @@ def test_ppc_accepts_well_specified_binormal():
     classes) is flagged."""
     entropy, rng = _fresh_rng()
     y, s = NORMAL.sample(1500, random_seed=rng)
-    post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, chains=2, random_seed=rng)
+    post = bp.fit_binormal(
+        y, s, model="parametric", method="exact", draws=250, chains=2, random_seed=rng
+    )
     ppc = score_ppc(y, s, post, n_draws=300, random_seed=rng)
     assert float(ppc["min_p_value"]) > 0.01, (entropy, ppc["p_value"].values)
     y2, s2 = _simulate(LOGIT_NORMAL, 1500, rng)
-    post2 = bp.fit_binormal(model="parametric", y2, s2, transform="logit", method="exact", draws=250, random_seed=rng)
+    post2 = bp.fit_binormal(
+        y2, s2, transform="logit", model="parametric", method="exact", draws=250, random_seed=rng
+    )
     assert float(score_ppc(y2, s2, post2, random_seed=rng)["min_p_value"]) > 0.01, entropy
-    post3 = bp.fit_binormal(model="parametric", y2, s2, method="exact", draws=250, random_seed=rng)
+    post3 = bp.fit_binormal(y2, s2, model="parametric", method="exact", draws=250, random_seed=rng)
     assert bool(score_ppc(y2, s2, post3, random_seed=rng)["misfit"]), entropy  # skewed raw
 
 
 def test_ppc_validation():
     y, s = NORMAL.sample(200, random_seed=0)
-    post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=50, chains=1, random_seed=0)
+    post = bp.fit_binormal(
+        y, s, model="parametric", method="exact", draws=50, chains=1, random_seed=0
+    )
     with pytest.raises(ValueError, match="not the data of `fit`"):
         score_ppc(y[:-1], s[:-1], post)
     with pytest.raises(ValueError, match="`fit` must be"):

@@ -168,8 +168,12 @@ def test_pairing_narrows_interval(rng, method):
     y, a, b = simulate(rng)
     if method == "bayes":
         res = compare_classifiers(y, a, b, random_seed=rng)
-        ap_a = bp.fit_binormal(model="parametric", y, a, method="exact", random_seed=rng).average_precision()
-        ap_b = bp.fit_binormal(model="parametric", y, b, method="exact", random_seed=rng).average_precision()
+        ap_a = bp.fit_binormal(
+            y, a, model="parametric", method="exact", random_seed=rng
+        ).average_precision()
+        ap_b = bp.fit_binormal(
+            y, b, model="parametric", method="exact", random_seed=rng
+        ).average_precision()
         unpaired = ap_b.values.ravel() - ap_a.values.ravel()
         assert 0.6 < res.correlation["neg"] < 0.95 and 0.6 < res.correlation["pos"] < 0.95
     else:
@@ -306,7 +310,9 @@ def test_exact_marginals_match_univariate_model(niw_case, rng):
 
     res = compare_classifiers(y, a, b, draws=2000, chains=2, random_seed=rng)
     for draws, score in ((res.ap_a_draws, a), (res.ap_b_draws, b)):
-        uni = bp.fit_binormal(model="parametric", y, score, method="exact", draws=2000, chains=2, random_seed=rng)
+        uni = bp.fit_binormal(
+            y, score, model="parametric", method="exact", draws=2000, chains=2, random_seed=rng
+        )
         ref = uni.average_precision().values.ravel()
         assert stats.ks_2samp(draws, ref).pvalue > 1e-4
         se = np.sqrt(draws.var() / draws.size + ref.var() / ref.size)
@@ -318,7 +324,9 @@ def test_transform_matches_fit_binormal_scale(rng):
     y, a, b = simulate(rng, n=300)
     pa, pb = special.expit(a), special.expit(b)
     res = compare_classifiers(y, pa, pb, transform="logit", draws=1000, random_seed=rng)
-    uni = bp.fit_binormal(model="parametric", y, pa, transform="logit", method="exact", random_seed=rng)
+    uni = bp.fit_binormal(
+        y, pa, transform="logit", model="parametric", method="exact", random_seed=rng
+    )
     ref = uni.average_precision().values.ravel()
     assert stats.ks_2samp(res.ap_a_draws, ref).pvalue > 1e-4
     assert res.transform == "logit" and res.bayes_method == "exact"

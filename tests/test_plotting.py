@@ -53,7 +53,7 @@ def data():
 @pytest.fixture(scope="module")
 def post(data):
     y, s = data
-    return bp.fit_binormal(model="parametric", y, s, method="exact", random_seed=0)
+    return bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,9 @@ def prob_data():
 @pytest.fixture(scope="module")
 def post_logit(prob_data):
     y, p = prob_data
-    return bp.fit_binormal(model="parametric", y, p, transform="logit", method="exact", draws=400, random_seed=0)
+    return bp.fit_binormal(
+        y, p, transform="logit", model="parametric", method="exact", draws=400, random_seed=0
+    )
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ def test_reweighted_ap_matches_analytic_model_at_new_prevalence():
 
 def test_posterior_at_deployment_prevalence_matches_analytic():
     y, s = bp.Binormal(1.0, 1.0, 0.0, 1.0, 0.3).sample(500, random_seed=np.random.default_rng())
-    post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=200, random_seed=2)
+    post = bp.fit_binormal(y, s, model="parametric", method="exact", draws=200, random_seed=2)
     m = post.model
     ref = bp.Binormal(m.mu_pos, m.sigma_pos, m.mu_neg, m.sigma_neg, 0.05)
     np.testing.assert_allclose(

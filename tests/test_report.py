@@ -21,7 +21,9 @@ def small():
 @pytest.fixture(scope="module")
 def posterior(small):
     y, s = small
-    return bp.fit_binormal(model="parametric", y, s, transform="logit", method="exact", random_seed=0)
+    return bp.fit_binormal(
+        y, s, transform="logit", model="parametric", method="exact", random_seed=0
+    )
 
 
 def test_compare_intervals_rows_equal_their_sources(small, posterior):

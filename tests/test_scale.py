@@ -278,8 +278,12 @@ def test_class_statistics_with_transform_and_exact_0_1(client, data, transform):
 
 def test_fit_binormal_exact_same_draws(client, data):
     y, s = data
-    ref = bp.fit_binormal(model="parametric", y, s, method="exact", random_seed=42, draws=400, chains=2)
-    ours = bp.fit_binormal(model="parametric", *_dask(y, s), method="exact", random_seed=42, draws=400, chains=2)
+    ref = bp.fit_binormal(
+        y, s, model="parametric", method="exact", random_seed=42, draws=400, chains=2
+    )
+    ours = bp.fit_binormal(
+        *_dask(y, s), model="parametric", method="exact", random_seed=42, draws=400, chains=2
+    )
     assert ours.n == ref.n == N and ours.n_pos == ref.n_pos
     np.testing.assert_allclose([ours.location, ours.scale], [ref.location, ref.scale], 1e-12)
     for name in ("mu_pos", "sigma_pos", "mu_neg", "sigma_neg", "prevalence"):
@@ -295,7 +299,7 @@ def test_fit_binormal_dask_errors(client):
     Y = da.from_array(np.zeros(40, dtype=int), chunks=10)
     S = da.from_array(np.arange(40.0), chunks=10)
     with pytest.raises(ValueError, match="both classes"):
-        bp.fit_binormal(model="parametric", Y, S, method="exact")
+        bp.fit_binormal(Y, S, model="parametric", method="exact")
     with pytest.raises(ValueError, match="`method` must be one of"):
         bp.fit_binormal(Y, S, method="mcmc")
     with pytest.raises(ValueError, match=r"needs probabilities in \[0, 1\]"):

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-
 from .._validation import check_random_state
 from ._ordinal import category_log_probs, log_diff_ndtr
 
@@ -76,9 +75,7 @@ def _deviance(counts, log_p):
     """Deviance of counts (..., 2, K) against log probabilities (..., 2, K)."""
     n_class = counts.sum(axis=-1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(
-            counts > 0, counts * (np.log(counts) - np.log(n_class) - log_p), 0.0
-        )
+        terms = np.where(counts > 0, counts * (np.log(counts) - np.log(n_class) - log_p), 0.0)
     return 2.0 * terms.sum(axis=(-1, -2))
 
 
@@ -136,9 +133,9 @@ def fit_check(posterior, random_seed=None, n_draws=1000):
     p = np.exp(log_p)
     p /= p.sum(axis=-1, keepdims=True)
     n_class = data.counts.sum(axis=1)
-    rep = np.stack(
-        [rng.multinomial(int(n_class[c]), p[:, c]) for c in (0, 1)], axis=1
-    ).astype(np.float64)
+    rep = np.stack([rng.multinomial(int(n_class[c]), p[:, c]) for c in (0, 1)], axis=1).astype(
+        np.float64
+    )
     t_rep = _deviance(rep, log_p)
     p_value = float(np.mean(t_rep >= t_obs))
     passed = p_value >= FIT_CHECK_LEVEL
@@ -168,5 +165,3 @@ def fit_check(posterior, random_seed=None, n_draws=1000):
         model=posterior.model_type,
         verdict=verdict,
     )
-
-

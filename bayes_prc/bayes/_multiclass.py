@@ -64,7 +64,7 @@ class OvRPosterior:
         return weighted.rename("weighted_average_precision")
 
 
-def fit_binormal_ovr(y_true, y_score, *, method="exact", random_seed=None, **fit_kwargs):
+def fit_binormal_ovr(y_true, y_score, *, method="auto", random_seed=None, **fit_kwargs):
     """Fit one binormal model per class, one-vs-rest.
 
     Parameters
@@ -73,7 +73,7 @@ def fit_binormal_ovr(y_true, y_score, *, method="exact", random_seed=None, **fit
         Multiclass labels or a multilabel indicator matrix.
     y_score : array-like of shape (n_samples, n_classes)
         One score column per class (sorted label order for multiclass).
-    method : {"exact", "nuts"}, default "exact"
+    method : {"auto", "exact", "laplace", "nuts"}, default "auto"
     random_seed : int, Generator or None
         One seed; each class gets an independent stream.
     **fit_kwargs

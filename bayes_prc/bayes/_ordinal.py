@@ -165,7 +165,7 @@ def log_diff_ndtr(a, b):
     lower = b <= 0  # both in the left tail: log Phi(b) + log1p(-Phi(a)/Phi(b))
     upper = a >= 0  # both in the right tail: use the symmetry Phi(-x)
     mid = ~(lower | upper)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if lower.any():
             la, lb = log_ndtr(a[lower]), log_ndtr(b[lower])
             out[lower] = lb + np.log1p(-np.exp(la - lb))
@@ -267,7 +267,8 @@ def tridiag_cholesky(diag, off):
     g, j = diag.shape
     ld = np.empty_like(diag)
     ls = np.empty((g, max(j - 1, 0)))
-    prev = np.sqrt(diag[:, 0])
+    with np.errstate(invalid="ignore"):
+        prev = np.sqrt(diag[:, 0])
     ld[:, 0] = prev
     for i in range(1, j):
         m = off[:, i - 1] / prev

@@ -233,9 +233,7 @@ class BinormalPosterior:
     def _threshold_grid(self, threshold):
         thr = np.atleast_1d(np.asarray(threshold, dtype=np.float64))
         if thr.ndim != 1 or not np.all(np.isfinite(thr)):
-            raise ValueError(
-                f"`threshold` must be a finite number or 1-D array; got {threshold!r}"
-            )
+            raise ValueError(f"`threshold` must be a finite number or 1-D array; got {threshold!r}")
         return thr
 
     def precision_at_threshold(self, threshold, prevalence=None):
@@ -322,7 +320,7 @@ class BinormalPosterior:
         --------
         >>> import bayes_prc as bp
         >>> y, s = bp.Binormal(2, 1, 0, 1, 0.3).sample(200, random_seed=0)
-        >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", random_seed=0)
+        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
         >>> 0 <= post.prob_precision_at_least(0.5, recall=0.5) <= 1
         True
         """
@@ -412,7 +410,7 @@ class BinormalPosterior:
         --------
         >>> import bayes_prc as bp
         >>> y, s = bp.Binormal(1, 1, 0, 1, 0.1).sample(1000, random_seed=0)
-        >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", random_seed=0)
+        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
         >>> band = post.pr_band(kind="simultaneous", ci_prob=0.9)
         >>> sorted(band.data_vars), band.sizes["recall"]
         (['lower', 'median', 'upper'], 201)

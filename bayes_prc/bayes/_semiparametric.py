@@ -119,9 +119,7 @@ class SemiparametricPriors:
                     f"`priors` has unknown key(s) {unknown}; valid keys are {sorted(names)}"
                 )
             return cls(**priors)
-        raise ValueError(
-            f"`priors` must be None, a dict or SemiparametricPriors; got {priors!r}"
-        )
+        raise ValueError(f"`priors` must be None, a dict or SemiparametricPriors; got {priors!r}")
 
 
 # ------------------------------------------------------------------------ inner problem

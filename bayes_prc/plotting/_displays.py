@@ -142,7 +142,7 @@ class PRCurveDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import PRCurveDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", draws=250, random_seed=0)
     >>> disp = PRCurveDisplay.from_posterior(post, y, s, ci_prob=0.9)
     >>> disp.ax_.get_xlabel(), disp.ax_.get_ylabel()
     ('Recall', 'Precision')
@@ -513,7 +513,7 @@ class PredictiveCurvesDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import PredictiveCurvesDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", draws=250, random_seed=0)
     >>> disp = PredictiveCurvesDisplay.from_posterior(post, y, s, n_curves=20, random_seed=1)
     >>> len(disp.curve_lines_), disp.curve_lines_[0].get_label()
     (20, '20 simulated test sets (n = 300)')
@@ -874,7 +874,7 @@ class ThresholdCurvesDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import ThresholdCurvesDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", draws=250, random_seed=0)
     >>> disp = ThresholdCurvesDisplay.from_posterior(post, y, s)
     >>> disp.ax_.get_xlabel(), disp.precision_band_ is not None
     ('Threshold', True)
@@ -1042,7 +1042,23 @@ class ThresholdCurvesDisplay:
         y01 = score = None
         if y_true is not None or y_score is not None:
             y01, score = _labels_scores(y_true, y_score, pos_label)
-        if thresholds is None:
+        if getattr(posterior, "model_type", "parametric") != "parametric":
+            # rank-based fit: thresholds live on the score scale through the cutpoints
+            if thresholds is None:
+                lat = posterior.threshold_at_recall([0.999, 0.001]).values
+                lo, hi = float(np.median(lat[..., 0])), float(np.median(lat[..., 1]))
+                if score is not None:
+                    lo, hi = min(lo, float(score.min())), max(hi, float(score.max()))
+                grid = np.linspace(lo, hi, int(n_thresholds))
+            else:
+                grid = float_1d(thresholds, "thresholds")
+            s = grid.shape[0]
+            prec = posterior.precision_at_threshold(grid).values.reshape(-1, s)
+            rec = posterior.recall_at_threshold(grid).values.reshape(-1, s)
+            p_lo, p_med, p_hi = eti(prec, prob)
+            r_lo, r_med, r_hi = eti(rec, prob)
+            grid_fit = None
+        elif thresholds is None:
             from ..bayes._fit import _transform_scores
 
             m = posterior.model
@@ -1060,9 +1076,10 @@ class ThresholdCurvesDisplay:
         else:
             grid = float_1d(thresholds, "thresholds")
             grid_fit = to_fitted_scale(grid, transform)
-        s = grid_fit.shape[0]
-        p_lo, p_med, p_hi = eti(posterior.model.precision(grid_fit).reshape(-1, s), prob)
-        r_lo, r_med, r_hi = eti(posterior.model.recall(grid_fit).reshape(-1, s), prob)
+        if grid_fit is not None:
+            s = grid_fit.shape[0]
+            p_lo, p_med, p_hi = eti(posterior.model.precision(grid_fit).reshape(-1, s), prob)
+            r_lo, r_med, r_hi = eti(posterior.model.recall(grid_fit).reshape(-1, s), prob)
         emp = {}
         if score is not None:
             from .._ranking import precision_recall_curve
@@ -1197,7 +1214,7 @@ class APForestDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import APForestDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", draws=250, random_seed=0)
     >>> rows = [("bootstrap (95%)", 0.45, 0.37, 0.55)]
     >>> disp = APForestDisplay.from_posterior(post, rows)
     >>> [t.get_text() for t in disp.ax_.get_yticklabels()]
@@ -1424,7 +1441,7 @@ class ROCCurveDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import ROCCurveDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", draws=250, random_seed=0)
     >>> disp = ROCCurveDisplay.from_posterior(post, y, s)
     >>> disp.ax_.get_xlabel(), disp.ax_.get_ylabel()
     ('False positive rate', 'True positive rate (recall)')
@@ -1628,7 +1645,7 @@ class ScorePPCDisplay:
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import ScorePPCDisplay
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", draws=250, random_seed=0)
     >>> disp = ScorePPCDisplay.from_posterior(post, y, s)
     >>> sorted(disp.hist_), disp.ax_.get_ylabel()
     (['neg', 'pos'], 'Density')
@@ -1779,6 +1796,12 @@ class ScorePPCDisplay:
         from .._validation import check_random_state
         from ..bayes._fit import _transform_scores
 
+        if getattr(posterior, "model_type", "parametric") != "parametric":
+            raise ValueError(
+                "the score posterior predictive check needs a model of the scores "
+                "themselves (fit_binormal(..., model='parametric')); a rank-based fit is "
+                "checked with `posterior.fit_check()`"
+            )
         prob = _ci_prob(posterior, ci_prob)
         y01, score = _labels_scores(y_true, y_score, pos_label)
         t, _ = _transform_scores(score, posterior.transform)

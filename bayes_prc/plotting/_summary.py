@@ -68,7 +68,7 @@ def plot_posterior_summary(
     >>> import bayes_prc as bp
     >>> from bayes_prc.plotting import plot_posterior_summary
     >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-    >>> post = bp.fit_binormal(model="parametric", y, s, method="exact", draws=250, random_seed=0)
+    >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", draws=250, random_seed=0)
     >>> displays = plot_posterior_summary(post, y, s, n_curves=10, random_seed=0)
     >>> sorted(displays), len(displays["pr"].figure_.axes) >= 6
     (['ap', 'ppc', 'pr', 'predictive', 'roc', 'thresholds'], True)

@@ -1,0 +1,432 @@
+r"""The flexible (rank-based) ROC model: priors, log posterior, fast sampler, analytic model.
+
+numpy/scipy only; the PyMC version of the same model is in :mod:`._model`.
+
+Model (same ordered categories and latent scale as :mod:`._semiparametric`)::
+
+    prevalence         ~ Beta(a, b)
+    weights            ~ Dirichlet(weight_alpha, ..., weight_alpha)     (J components)
+    means              ~ Normal(0, mean_sd), ordered (breaks label switching)
+    sds                ~ LogNormal(0, log_sd_sd)
+    cutpoints          ~ Normal(0, cutpoint_sd), ordered (K - 1 of them)
+    counts[neg]        ~ Multinomial(n_neg, p_0(cutpoints))                latent N(0, 1)
+    counts[pos]        ~ Multinomial(n_pos, sum_j w_j p_1(cutpoints, m_j, s_j))
+
+The latent negatives are N(0, 1) and the latent positives a finite mixture of normals
+(a semi-parametric Bayesian ROC model in the spirit of Erkanli et al. 2006 and Branscum
+et al. 2008, with a sparse finite Dirichlet mixture instead of a Dirichlet process).
+The ROC curve depends only on the positives' distribution relative to the negatives',
+so with N(0, 1) negatives a normal mixture of positives approximates any ROC curve,
+for instance the non-binormal curve of "hard negatives" (a subgroup of negatives scoring
+like positives). ``weight_alpha < 1`` lets unneeded components empty out.
+
+Fast sampler (``method="laplace"``)
+-----------------------------------
+On the unconstrained vector ``(c_1, log(c_k - c_{k-1}), logits of the weights (last
+component the reference), m_1, log(m_j - m_{j-1}), log s_j)`` (with the log-Jacobians;
+the Dirichlet density times the Jacobian of the softmax is ``sum_j alpha_j log w_j``):
+the mode (L-BFGS-B, central-difference gradient), the Laplace covariance (second
+differences), then importance sampling from a multivariate Student-t (5 degrees of
+freedom) at the mode with that covariance, refitted once to the importance-weighted
+moments when the Pareto ``k`` is large. The importance weights are Pareto smoothed
+(PSIS, Vehtari et al. 2024) and the requested draws resampled from them (systematic
+resampling, then shuffled); ``k > 0.7`` warns (:class:`ConvergenceWarning`).
+
+References
+----------
+.. [1] A. Erkanli, M. Sung, E. J. Costello and A. Angold, "Bayesian semi-parametric ROC
+   analysis", Stat. Med. 25 (2006) 3905-3928.
+.. [2] A. J. Branscum, W. O. Johnson, T. E. Hanson and I. A. Gardner, "Bayesian
+   semiparametric ROC curve estimation and disease diagnosis", Stat. Med. 27 (2008)
+   2474-2496; see also Branscum et al., Biostatistics (2008).
+.. [3] A. Vehtari, D. Simpson, A. Gelman, Y. Yao and J. Gabry, "Pareto smoothed
+   importance sampling", J. Mach. Learn. Res. 25(72) (2024) 1-58.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, fields
+
+import numpy as np
+from scipy import optimize, special
+
+from ..exceptions import ConvergenceWarning
+from ._ordinal import log_diff_ndtr
+from ._score_models import NormalMixtureScoreModel
+
+__all__ = [
+    "FlexiblePriors",
+    "FlexibleROCModel",
+    "flexible_log_posterior",
+    "mixture_category_log_probs",
+    "sample_flexible_laplace",
+]
+
+_T_DF = 5.0
+_KHAT_WARN = 0.7
+
+
+@dataclass(frozen=True)
+class FlexiblePriors:
+    """Prior of the flexible ROC model (latent negatives N(0, 1), positives a mixture).
+
+    Parameters
+    ----------
+    prevalence_alpha, prevalence_beta : float, default 1, 1
+        Beta prior of the prevalence.
+    n_components : int, default 3
+        Number of normal components ``J`` of the positives' latent distribution.
+    weight_alpha : float, default 0.5
+        Symmetric sparse Dirichlet prior of the weights (< 1: components can empty out).
+    mean_sd : float, default 3
+        Ordered ``Normal(0, mean_sd)`` prior of the component means.
+    log_sd_sd : float, default 0.75
+        ``sds ~ LogNormal(0, log_sd_sd)``.
+    cutpoint_sd : float, default 5
+        Ordered ``Normal(0, cutpoint_sd)`` prior of the cutpoints.
+    """
+
+    prevalence_alpha: float = 1.0
+    prevalence_beta: float = 1.0
+    n_components: int = 3
+    weight_alpha: float = 0.5
+    mean_sd: float = 3.0
+    log_sd_sd: float = 0.75
+    cutpoint_sd: float = 5.0
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "n_components":
+                if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                    raise ValueError(f"`priors.n_components` must be an integer >= 1; got {value!r}")
+                object.__setattr__(self, f.name, int(value))
+                continue
+            if isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value):
+                raise ValueError(f"`priors.{f.name}` must be a finite number; got {value!r}")
+            if float(value) <= 0:
+                raise ValueError(f"`priors.{f.name}` must be > 0; got {value!r}")
+            object.__setattr__(self, f.name, float(value))
+
+    @classmethod
+    def from_any(cls, priors):
+        """Accept None, a FlexiblePriors or a dict of overrides."""
+        if priors is None:
+            return cls()
+        if isinstance(priors, cls):
+            return priors
+        if isinstance(priors, dict):
+            names = {f.name for f in fields(cls)}
+            unknown = sorted(set(priors) - names)
+            if unknown:
+                raise ValueError(
+                    f"`priors` has unknown key(s) {unknown}; valid keys are {sorted(names)}"
+                )
+            return cls(**priors)
+        raise ValueError(f"`priors` must be None, a dict or FlexiblePriors; got {priors!r}")
+
+
+# ------------------------------------------------------------------------ likelihood
+def mixture_category_log_probs(cutpoints, log_weights, means, sds):
+    """Log category probabilities, shape (2, S, K): N(0, 1) negatives, mixture positives.
+
+    ``cutpoints`` (S, K - 1) increasing; ``log_weights``, ``means``, ``sds`` (S, J). The
+    positives' log probabilities are a log-sum-exp over components of
+    ``log w_j + log(Phi(b_j) - Phi(a_j))`` (no underflow in the tails).
+    """
+    c = np.asarray(cutpoints, dtype=np.float64)
+    inf = np.full(c.shape[:-1] + (1,), np.inf)
+    edges = np.concatenate([-inf, c, inf], axis=-1)
+    neg = log_diff_ndtr(edges[..., :-1], edges[..., 1:])
+    z = (edges[..., None, :] - means[..., :, None]) / sds[..., :, None]  # (S, J, K + 1)
+    comp = log_diff_ndtr(z[..., :-1], z[..., 1:]) + log_weights[..., :, None]
+    pos = special.logsumexp(comp, axis=-2)
+    return np.stack([neg, pos])
+
+
+def _unpack(theta, k, j):
+    """Unconstrained rows (S, D) -> cutpoints, log weights, means, sds, log-Jacobian."""
+    nc = k - 1
+    c = theta[:, :nc]
+    cut = np.cumsum(np.concatenate([c[:, :1], np.exp(c[:, 1:])], axis=1), axis=1)
+    z = np.concatenate([theta[:, nc : nc + j - 1], np.zeros((theta.shape[0], 1))], axis=1)
+    log_w = z - special.logsumexp(z, axis=1, keepdims=True)
+    m = theta[:, nc + j - 1 : nc + 2 * j - 1]
+    means = np.cumsum(np.concatenate([m[:, :1], np.exp(m[:, 1:])], axis=1), axis=1)
+    log_sds = theta[:, nc + 2 * j - 1 :]
+    log_jac = c[:, 1:].sum(axis=1) + m[:, 1:].sum(axis=1)
+    return cut, log_w, means, log_sds, log_jac
+
+
+def _pack(cut, weights, means, sds):
+    """Constrained values (1-D) -> the unconstrained vector (inverse of :func:`_unpack`)."""
+    lw = np.log(weights)
+    return np.concatenate(
+        [cut[:1], np.log(np.diff(cut)), lw[:-1] - lw[-1], means[:1], np.log(np.diff(means)),
+         np.log(sds)]
+    )  # fmt: skip
+
+
+def flexible_log_posterior(theta, counts, priors):
+    """Unnormalized log posterior density of unconstrained rows ``theta`` (S, D).
+
+    The prevalence is left out (its posterior is Beta(a + n_pos, b + n_neg),
+    independent of the rest). Non-finite values become ``-inf``.
+    """
+    theta = np.atleast_2d(np.asarray(theta, dtype=np.float64))
+    k, j = counts.shape[1], priors.n_components
+    cut, log_w, means, log_sds, log_jac = _unpack(theta, k, j)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        lp = mixture_category_log_probs(cut, log_w, means, np.exp(log_sds))
+        n = counts[:, None, :].astype(np.float64)
+        ll = np.sum(np.where(n > 0, n * lp, 0.0), axis=(0, 2))
+    prior = (
+        -0.5 * np.sum(cut * cut, axis=1) / priors.cutpoint_sd**2
+        + priors.weight_alpha * log_w.sum(axis=1)
+        - 0.5 * np.sum(means * means, axis=1) / priors.mean_sd**2
+        - 0.5 * np.sum(log_sds * log_sds, axis=1) / priors.log_sd_sd**2
+    )
+    out = ll + prior + log_jac
+    out[~np.isfinite(out)] = -np.inf
+    return out
+
+
+# ------------------------------------------------------------------------ fast sampler
+def _initial_theta(counts, priors):
+    """Start: binormal-like positives from the empirical AUC, cutpoints from the pooled CDF."""
+    from ._semiparametric import initial_cutpoints
+
+    n0, n1 = counts.sum(axis=1)
+    cum_neg = np.concatenate([[0], np.cumsum(counts[0])[:-1]])
+    auc = float(np.sum(counts[1] * (cum_neg + 0.5 * counts[0])) / (n0 * n1))
+    mu = np.sqrt(2) * special.ndtri(min(max(auc, 0.02), 0.98))
+    j = priors.n_components
+    cut = initial_cutpoints(counts, np.array([mu]), np.array([1.0]))[0]
+    means = mu + np.linspace(-1.0, 1.0, j) if j > 1 else np.array([mu])
+    return _pack(cut, np.full(j, 1.0 / j), means, np.full(j, 0.8 if j > 1 else 1.0))
+
+
+def _mode(counts, priors):
+    """Posterior mode by L-BFGS-B with a batched central-difference gradient."""
+    theta0 = _initial_theta(counts, priors)
+    d = theta0.size
+    h = 1e-6
+    eye = np.eye(d) * h
+
+    def fun(x):
+        rows = np.concatenate([x[None], x + eye, x - eye])
+        f = flexible_log_posterior(rows, counts, priors)
+        if not np.isfinite(f[0]):
+            return np.inf, np.zeros(d)
+        g = (f[1 : d + 1] - f[d + 1 :]) / (2 * h)
+        g[~np.isfinite(g)] = 0.0
+        return -f[0], -g
+
+    res = optimize.minimize(fun, theta0, jac=True, method="L-BFGS-B",
+                            options={"maxiter": 2000, "gtol": 1e-6})  # fmt: skip
+    return res.x
+
+
+def _neg_hessian(theta, counts, priors, h=1e-4):
+    """Negative Hessian by second central differences (one batched evaluation)."""
+    d = theta.size
+    e = np.eye(d) * h
+    plus = theta + e[:, None, :] + e[None, :, :]  # (d, d, D)
+    minus = theta - e[:, None, :] - e[None, :, :]
+    pm = theta + e[:, None, :] - e[None, :, :]
+    mp = theta - e[:, None, :] + e[None, :, :]
+    rows = np.concatenate([a.reshape(-1, d) for a in (plus, minus, pm, mp)])
+    f = flexible_log_posterior(rows, counts, priors).reshape(4, d, d)
+    hess = (f[0] + f[1] - f[2] - f[3]) / (4 * h * h)
+    neg = -0.5 * (hess + hess.T)
+    neg[~np.isfinite(neg)] = 0.0
+    evals, evecs = np.linalg.eigh(neg)
+    evals = np.maximum(evals, 1e-2)  # flat or non-concave directions: cap the spread at 10
+    return (evecs * evals) @ evecs.T
+
+
+def _t_draws(rng, loc, chol, size):
+    """Multivariate Student-t draws and their log density (up to a constant)."""
+    d = loc.size
+    z = rng.standard_normal((size, d))
+    w = rng.chisquare(_T_DF, size) / _T_DF
+    x = loc + (z @ chol.T) / np.sqrt(w)[:, None]
+    u = np.linalg.solve(chol, (x - loc).T).T
+    log_q = -0.5 * (_T_DF + d) * np.log1p(np.sum(u * u, axis=1) / _T_DF)
+    return x, log_q - np.sum(np.log(np.diag(chol)))
+
+
+def _psis(log_ratios):
+    """Pareto-smoothed log weights (normalized) and the Pareto k-hat (arviz_stats)."""
+    from arviz_stats.base import array_stats
+
+    finite = np.isfinite(log_ratios)
+    lr = np.where(finite, log_ratios, np.min(log_ratios[finite]) - 50.0)
+    # arviz_stats' psislw takes log-likelihoods (LOO ratios are their negatives)
+    lw, khat = array_stats.psislw(-(lr - lr.max()))
+    lw = np.asarray(lw, dtype=np.float64)
+    lw = np.where(finite, lw, -np.inf)
+    return lw - special.logsumexp(lw), float(khat)
+
+
+def _importance(rng, loc, chol, size, counts, priors):
+    x, log_q = _t_draws(rng, loc, chol, size)
+    lw, khat = _psis(flexible_log_posterior(x, counts, priors) - log_q)
+    return x, lw, khat
+
+
+def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
+    """Draws from the flexible ROC posterior: Laplace + Student-t importance sampling.
+
+    Parameters
+    ----------
+    data : OrdinalData
+    priors : FlexiblePriors
+    draws, chains : int
+    rng : numpy.random.Generator
+    n_proposals : int, optional
+        Importance-sampling proposals; default ``max(4000, 2 * chains * draws)``.
+
+    Returns
+    -------
+    dict
+        ``prevalence`` (chains, draws), ``weights``, ``means``, ``sds`` (chains, draws,
+        J), ``cutpoints`` (chains, draws, K - 1) and ``importance``: ``khat`` (Pareto
+        k-hat), ``ess`` (importance-sampling effective sample size), ``n_proposals``,
+        ``mode`` (unconstrained) and ``refit`` (whether the proposal was refitted).
+    """
+    counts = data.counts
+    n0, n1 = counts.sum(axis=1)
+    shape = (int(chains), int(draws))
+    total = shape[0] * shape[1]
+    m = int(n_proposals) if n_proposals is not None else max(4000, 2 * total)
+    mode = _mode(counts, priors)
+    cov = np.linalg.inv(_neg_hessian(mode, counts, priors))
+    chol = np.linalg.cholesky(0.5 * (cov + cov.T))
+    x, lw, khat = _importance(rng, mode, chol, m, counts, priors)
+    refit = False
+    if khat > 0.5:  # one round of adaptation: moment-matched t from the weighted draws
+        w = np.exp(lw)
+        loc = w @ x
+        dev = x - loc
+        cov2 = (dev * w[:, None]).T @ dev + 1e-8 * np.eye(mode.size)
+        try:
+            chol2 = np.linalg.cholesky(cov2)
+            x2, lw2, khat2 = _importance(rng, loc, chol2, m, counts, priors)
+            if khat2 < khat:
+                x, lw, khat, refit = x2, lw2, khat2, True
+        except np.linalg.LinAlgError:  # pragma: no cover - degenerate weights
+            pass
+    w = np.exp(lw)
+    ess = float(1.0 / np.sum(w * w))
+    if khat > _KHAT_WARN:
+        warnings.warn(
+            f"the flexible model's fast sampler (importance sampling from a Laplace "
+            f"approximation) may be unreliable: Pareto k-hat = {khat:.2f} (> 0.7), "
+            f"importance-sampling ESS = {ess:.0f}; use method='nuts' for this data",
+            ConvergenceWarning,
+            stacklevel=4,
+        )
+    # systematic resampling, then a random order
+    cum = np.cumsum(w)
+    cum[-1] = 1.0
+    pick = np.searchsorted(cum, (rng.random() + np.arange(total)) / total, side="left")
+    pick = rng.permutation(np.minimum(pick, m - 1))
+    cut, log_w, means, log_sds, _ = _unpack(x[pick], counts.shape[1], priors.n_components)
+    prevalence = rng.beta(priors.prevalence_alpha + n1, priors.prevalence_beta + n0, shape)
+    return {
+        "prevalence": prevalence,
+        "weights": np.exp(log_w).reshape(*shape, -1),
+        "means": means.reshape(*shape, -1),
+        "sds": np.exp(log_sds).reshape(*shape, -1),
+        "cutpoints": cut.reshape(*shape, -1),
+        "importance": {"khat": khat, "ess": ess, "n_proposals": m, "mode": mode,
+                       "refit": refit},  # fmt: skip
+    }
+
+
+# ------------------------------------------------------------------------ analytic model
+class FlexibleROCModel(NormalMixtureScoreModel):
+    """Analytic PR model of the flexible ROC posterior: N(0, 1) negatives, mixture positives.
+
+    Parameters of shape ``batch_shape (+ (J,))`` on the latent scale; a
+    :class:`NormalMixtureScoreModel` with one negative component, plus per-draw
+    thresholds (``per_draw=True``) and a closed-form ROC AUC.
+    """
+
+    def __init__(self, weights, means, sds, prevalence):
+        prevalence = np.asarray(prevalence, dtype=np.float64)
+        one = np.ones(prevalence.shape + (1,))
+        super().__init__(weights, means, sds, one, np.zeros_like(one), one, prevalence)
+
+    def _k(self, t, per_draw):
+        if not per_draw:
+            return t.ndim
+        nb = len(self.batch_shape)
+        if t.shape[:nb] != self.batch_shape:
+            raise ValueError(
+                f"per-draw thresholds must have shape batch_shape + (...) = "
+                f"{self.batch_shape} + (...); got {t.shape}"
+            )
+        return t.ndim - nb
+
+    def recall(self, threshold, per_draw=False):
+        """Recall at latent thresholds (``per_draw``: shape ``batch_shape + extra``)."""
+        t = np.asarray(threshold, dtype=np.float64)
+        return np.exp(self._pos.log_sf(t, self._k(t, per_draw)))
+
+    def precision(self, threshold, prevalence=None, per_draw=False):
+        """Precision at latent thresholds (``per_draw`` as for :meth:`recall`)."""
+        from ..binormal import _expand, _logit_precision
+
+        t = np.asarray(threshold, dtype=np.float64)
+        k = self._k(t, per_draw)
+        lp = _expand(self._logit_prevalence(prevalence), k)
+        z = _logit_precision(
+            lp, self._pos.log_sf(t, k), self._neg.log_sf(t, k), _expand(self._tail_limit(), k)
+        )
+        return special.expit(z)
+
+    def roc_auc(self):
+        """``P(X_pos > X_neg) = sum_j w_j Phi(m_j / sqrt(1 + s_j^2))`` (closed form)."""
+        z = self.mu_pos / np.sqrt(1.0 + self.sigma_pos**2)
+        return np.sum(self.weight_pos * special.ndtr(z), axis=-1)
+
+    def tpr_at_fpr(self, fpr):
+        """True-positive rate at false-positive rate(s): shape ``batch_shape + np.shape(fpr)``."""
+        f = np.asarray(fpr, dtype=np.float64)
+        return np.exp(self._pos.log_sf(-special.ndtri(f), f.ndim))
+
+    def _unsupported(self, name):
+        raise NotImplementedError(
+            f"`{name}` is not available for model='flexible' (a mixture's precision is not "
+            "monotone in the threshold); use precision_at_recall or pr_band instead"
+        )
+
+    def recall_at_precision(self, *args, **kwargs):
+        self._unsupported("recall_at_precision")
+
+    def threshold_at_precision(self, *args, **kwargs):
+        self._unsupported("threshold_at_precision")
+
+    def max_fbeta(self, *args, **kwargs):
+        self._unsupported("max_fbeta")
+
+
+def flexible_idata(std_draws, idata, method):
+    """The analytic model and the DataTree (fast-sampler draws or PyMC's) of a flexible fit."""
+    import arviz as az
+
+    if idata is None:
+        idata = az.from_dict(
+            {"posterior": {k: std_draws[k] for k in
+                           ("prevalence", "weights", "means", "sds", "cutpoints")}},
+            dims={"weights": ["component"], "means": ["component"], "sds": ["component"],
+                  "cutpoints": ["cutpoint"]},
+            attrs={"posterior": {"inference_library": f"bayes_prc ({method})"}},
+        )  # fmt: skip
+    p = idata["posterior"]
+    model = FlexibleROCModel(p["weights"].values, p["means"].values, p["sds"].values,
+                             p["prevalence"].values)  # fmt: skip
+    return model, idata
