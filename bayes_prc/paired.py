@@ -143,6 +143,7 @@ class PairedComparison(IntervalResult):
     correlation: dict[str, float] | None = None
     bayes_method: str | None = None
     transform: str | None = None
+    model: str | None = None
     diagnostics: dict[str, Any] | None = field(default=None, repr=False)
     idata: Any = field(default=None, repr=False)
 
@@ -314,6 +315,7 @@ def compare_classifiers(
     progressbar=True,
     pos_label=None,
     random_seed=None,
+    model="semiparametric",
 ):
     """Compare two classifiers' average precision on the same items: is B better than A?
 
@@ -354,9 +356,16 @@ def compare_classifiers(
     n_resamples : int, default 2000
         Number of replicates of the bootstrap methods.
     transform : {None, "logit", "probit"}, default None
-        ``"bayes"`` only: fit the model to ``logit(score)`` or ``probit(score)`` for
-        probability outputs (as :func:`bayes_prc.fit_binormal`). The empirical AP is
-        invariant to it.
+        ``"bayes"`` with ``model="parametric"`` only: fit the model to ``logit(score)``
+        or ``probit(score)`` for probability outputs (as :func:`bayes_prc.fit_binormal`).
+        The empirical AP is invariant to it.
+    model : {"semiparametric", "parametric"}, default "semiparametric"
+        ``"bayes"`` only. ``"semiparametric"``: the paired bivariate binormal model is fit
+        to each classifier's van der Waerden normal scores ``Phi^-1((rank - 1/2) / n)``,
+        so only the order of each classifier's scores matters (a plug-in version of
+        the rank-based model of :func:`bayes_prc.fit_binormal`: the monotone transform
+        is estimated from the pooled ranks rather than given a posterior).
+        ``"parametric"``: fit to the scores themselves (after ``transform``).
     priors : BinormalPriors, dict or None
         ``"bayes"`` only: the univariate prior of :func:`bayes_prc.fit_binormal`; the
         Normal-Inverse-Wishart prior built from it has exactly these marginals for each
@@ -435,6 +444,7 @@ def compare_classifiers(
     _check_choice(method, "method", METHODS)
     _check_choice(bayes_method, "bayes_method", BAYES_METHODS)
     _check_choice(transform, "transform", _TRANSFORMS)
+    _check_choice(model, "model", ("semiparametric", "parametric"))
     level = _check_level(ci_prob, confidence_level)
     rope = _check_rope(rope)
     recall = _check_recall(recall)
@@ -452,11 +462,21 @@ def compare_classifiers(
     if method == "bayes":
         from .bayes._paired import fit_paired_posterior
 
+        fit_a, fit_b, fit_transform = a, b, transform
+        if model == "semiparametric":
+            if transform is not None:  # validated (and warned) as for the parametric fit
+                from .bayes._common import transform_scores
+
+                transform_scores(a, transform, "score_a", stacklevel=3)
+                transform_scores(b, transform, "score_b", stacklevel=3)
+            # rank-based: van der Waerden normal scores of each classifier, so only the
+            # order of each classifier's scores matters (transform is not needed)
+            fit_a, fit_b, fit_transform = _normal_scores(a), _normal_scores(b), None
         fit = fit_paired_posterior(
             is_pos,
-            a,
-            b,
-            transform=transform,
+            fit_a,
+            fit_b,
+            transform=fit_transform,
             priors=priors,
             bayes_method=bayes_method,
             draws=draws,
@@ -475,6 +495,7 @@ def compare_classifiers(
             "correlation": {"neg": float(corr[0]), "pos": float(corr[1])},
             "bayes_method": bayes_method,
             "transform": transform,
+            "model": model,
             "diagnostics": fit.get("diagnostics"),
             "idata": fit["idata"],
         }
@@ -535,3 +556,11 @@ def compare_classifiers(
         ap_b_draws=ap_b_d,
         **extra,
     )
+
+
+def _normal_scores(score):
+    """van der Waerden normal scores ``Phi^-1((rank - 1/2) / n)`` (ties: average rank)."""
+    from scipy.special import ndtri
+    from scipy.stats import rankdata
+
+    return ndtri((rankdata(score) - 0.5) / score.size)

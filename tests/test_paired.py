@@ -308,7 +308,7 @@ def test_exact_marginals_match_univariate_model(niw_case, rng):
             var = post["cov"][0, :, c, j, j]
             assert stats.kstest(var, stats.invgamma(an, scale=bn).cdf).pvalue > 1e-4
 
-    res = compare_classifiers(y, a, b, draws=2000, chains=2, random_seed=rng)
+    res = compare_classifiers(y, a, b, draws=2000, chains=2, random_seed=rng, model="parametric")
     for draws, score in ((res.ap_a_draws, a), (res.ap_b_draws, b)):
         uni = bp.fit_binormal(
             y, score, model="parametric", method="exact", draws=2000, chains=2, random_seed=rng
@@ -323,7 +323,9 @@ def test_transform_matches_fit_binormal_scale(rng):
     """With transform="logit" the marginal is the univariate logit fit (same AP law)."""
     y, a, b = simulate(rng, n=300)
     pa, pb = special.expit(a), special.expit(b)
-    res = compare_classifiers(y, pa, pb, transform="logit", draws=1000, random_seed=rng)
+    res = compare_classifiers(
+        y, pa, pb, transform="logit", model="parametric", draws=1000, random_seed=rng
+    )
     uni = bp.fit_binormal(
         y, pa, transform="logit", model="parametric", method="exact", random_seed=rng
     )
