@@ -309,7 +309,13 @@ def test_simulation_based_calibration_exact():
 
     Chi-square test of uniform ranks per quantity at level 2.5e-4 (1e-3 over 4 tests).
     """
-    ranks = _sbc_ranks(200, 40, 19, np.random.default_rng(), {"method": "exact", "chains": 1})
+    ranks = _sbc_ranks(
+        200,
+        40,
+        19,
+        np.random.default_rng(),
+        {"model": "parametric", "method": "exact", "chains": 1},
+    )
     for q, r in ranks.items():
         assert stats.chisquare(np.bincount(r, minlength=20)).pvalue > 2.5e-4, q
 
@@ -325,7 +331,13 @@ def test_simulation_based_calibration_nuts():
             40,
             500,
             np.random.default_rng(),
-            {"method": "nuts", "chains": 2, "cores": 1, "progressbar": False},
+            {
+                "model": "parametric",
+                "method": "nuts",
+                "chains": 2,
+                "cores": 1,
+                "progressbar": False,
+            },
         )
     for q, r in ranks.items():
         # 1000 draws: thin the rank to 20 draws by integer division
@@ -380,7 +392,11 @@ def test_ap_credible_interval_coverage_large():
 )
 def test_fit_errors(kwargs, match):
     with pytest.raises(ValueError, match=match):
-        bp.fit_binormal([0, 1, 0, 1], [0.1, 0.9, 0.2, 0.7], **{"method": "exact", **kwargs})
+        bp.fit_binormal(
+            [0, 1, 0, 1],
+            [0.1, 0.9, 0.2, 0.7],
+            **{"model": "parametric", "method": "exact", **kwargs},
+        )
 
 
 def test_fit_needs_both_classes_and_spread():

@@ -301,9 +301,11 @@ def test_fit_binormal_dask_errors(client):
     with pytest.raises(ValueError, match="both classes"):
         bp.fit_binormal(Y, S, model="parametric", method="exact")
     with pytest.raises(ValueError, match="`method` must be one of"):
-        bp.fit_binormal(Y, S, method="mcmc")
+        bp.fit_binormal(Y, S, model="parametric", method="mcmc")
     with pytest.raises(ValueError, match=r"needs probabilities in \[0, 1\]"):
-        bp.fit_binormal(da.from_array(np.arange(40) % 2, 10), S, transform="logit")
+        bp.fit_binormal(
+            da.from_array(np.arange(40) % 2, 10), S, model="parametric", transform="logit"
+        )
 
 
 # ------------------------------------------------------------------------- Parquet and CLI
