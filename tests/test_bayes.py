@@ -35,7 +35,15 @@ def nuts_fit(data):
     """One NUTS fit shared by the module (compilation costs seconds)."""
     y, s = data
     return bp.fit_binormal(
-        y, s, method="nuts", draws=1000, chains=2, cores=1, random_seed=12, progressbar=False
+        y,
+        s,
+        model="parametric",
+        method="nuts",
+        draws=1000,
+        chains=2,
+        cores=1,
+        random_seed=12,
+        progressbar=False,
     )
 
 
@@ -143,7 +151,18 @@ def test_bad_diagnostics_warn(data, nuts_fit):
     """A starved sampler (tiny tune/draws) is reported, naming the diagnostics."""
     y, s = data
     with pytest.warns(bp.ConvergenceWarning, match=r"ESS"):
-        bp.fit_binormal(y, s, draws=20, tune=5, chains=2, cores=1, random_seed=1, progressbar=False)
+        bp.fit_binormal(
+            y,
+            s,
+            model="parametric",
+            method="nuts",
+            draws=20,
+            tune=5,
+            chains=2,
+            cores=1,
+            random_seed=1,
+            progressbar=False,
+        )
 
 
 def test_predictive_sampling_through_pymc(exact_fit):
