@@ -170,7 +170,7 @@ def coverage_tables(rows, summaries, names, methods, n_rep):
         out.append("Notes: " + "; ".join(notes) + ".")
 
     models = sorted({m for fc in summ["fit_checks"] for m in fc})
-    rec_rows = sorted(set(summ["recommended"].dropna()))
+    rec_rows = sorted(set(summ["recommended"].dropna()) | {"binormal_eti", "semiparametric_eti"})
     head = (
         ["population", "mean n_pos"]
         + [f"{m} check passed" for m in models]
