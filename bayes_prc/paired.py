@@ -428,11 +428,15 @@ def compare_classifiers(
     >>> from bayes_prc.paired import compare_classifiers
     >>> data = load_example("digits_nine")
     >>> y, a, b = data.y_true, data.scores["score_a"], data.scores["score_b"]
-    >>> res = compare_classifiers(y, a, b, transform="logit", random_seed=0)
-    >>> res.method, res.confidence_level, res.difference_draws.shape
-    ('bayes', 0.95, (4000,))
+    >>> res = compare_classifiers(y, a, b, random_seed=0)  # rank-based (default)
+    >>> res.method, res.model, res.confidence_level, res.difference_draws.shape
+    ('bayes', 'semiparametric', 0.95, (4000,))
     >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}], P(B better) = "
     ...       f"{res.prob_b_better:.2f}")
+    -0.024 [-0.074, 0.026], P(B better) = 0.17
+    >>> par = compare_classifiers(y, a, b, model="parametric", transform="logit", random_seed=0)
+    >>> print(f"{par.estimate:.3f} [{par.low:.3f}, {par.high:.3f}], P(B better) = "
+    ...       f"{par.prob_b_better:.2f}")
     -0.013 [-0.047, 0.017], P(B better) = 0.20
     >>> boot = compare_classifiers(
     ...     y, a, b, method="bayesian_bootstrap", n_resamples=200, rope=(-0.01, 0.01),
