@@ -11,13 +11,18 @@ from ._ordinal import ordinal_categories
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
 from ._semiparametric import SemiparametricPriors, sample_semiparametric_grid
 
+_RANK_MODEL_NAMES = {
+    "semiparametric": "semiparametric binormal model",
+    "flexible": "flexible ROC model",
+}
+
 __all__ = ["fit_binormal", "TRANSFORMS", "METHODS", "MODELS"]
 
 TRANSFORMS = (None, "logit", "probit")
-MODELS = ("semiparametric", "parametric")
+MODELS = ("semiparametric", "parametric", "flexible")
 METHODS = ("auto", "nuts", "exact", "laplace")
 #: The fast sampler of each model (``method="auto"``).
-AUTO_METHOD = {"parametric": "exact", "semiparametric": "laplace"}
+AUTO_METHOD = {"parametric": "exact", "semiparametric": "laplace", "flexible": "laplace"}
 
 
 def _transform_scores(y_score, transform):
@@ -58,6 +63,12 @@ def fit_binormal(
       model of Dorfman & Alf (1969), Metz, Herman & Shen (1998, LABROC4) and Zou & Hall
       (2000). Any strictly increasing transform of ``y_score`` gives the same draws for
       the same seed. Thresholds map back to the score scale through the cutpoints.
+    - ``model="flexible"``: rank-based like the semiparametric model (same categories,
+      cutpoints and N(0, 1) latent negatives) but the latent positives are a sparse
+      Dirichlet mixture of ``J = 3`` normals (Erkanli et al. 2006; Branscum et al. 2008),
+      so ROC curves that are not binormal (e.g. hard negatives) are followed too. No
+      ``recall_at_precision``, ``threshold_at_precision`` or ``max_fbeta`` (see
+      :mod:`bayes_prc.bayes._flexible`); priors :class:`FlexiblePriors`.
     - ``model="parametric"``: positives' scores ~ N(mu_pos, sigma_pos), negatives' ~
       N(mu_neg, sigma_neg) on the score scale (after ``transform``). Confidently wrong
       when the class scores are not normal on that scale (see ``docs/coverage.md``).
@@ -67,7 +78,7 @@ def fit_binormal(
     y_true, y_score : array-like of shape (n_samples,)
         Binary labels and scores; both classes must be present (the semiparametric model
         needs at least 2 positives and 2 distinct scores).
-    model : {"semiparametric", "parametric"}, default "semiparametric"
+    model : {"semiparametric", "parametric", "flexible"}, default "semiparametric"
     transform : {None, "logit", "probit"}, default None
         Parametric model: fit the binormal model to ``logit(score)`` or
         ``probit(score)`` (for probability outputs in [0, 1]; exact 0 and 1 are moved
@@ -83,8 +94,10 @@ def fit_binormal(
         ``"laplace"`` (semiparametric only) is the fast sampler: integrated nested
         Laplace approximation on a grid of (mu, log sigma) with the cutpoints
         integrated out (Rue, Martino & Chopin 2009), validated against NUTS in the
-        tests. ``"auto"`` picks ``"exact"`` for the parametric model and ``"laplace"``
-        for the semiparametric one.
+        tests; for ``model="flexible"`` it is importance sampling from a Laplace
+        approximation, with a tempered SMC fallback when the Pareto k-hat exceeds 0.7
+        (``posterior.importance`` holds k-hat and the ESS). ``"auto"`` picks
+        ``"exact"`` for the parametric model and ``"laplace"`` for the rank-based ones.
     draws, chains : int, default 1000, 4
         Posterior draws per chain and number of chains.
     ci_prob : float, default 0.94
@@ -131,8 +144,9 @@ def fit_binormal(
         raise ValueError(f"`model` must be one of {MODELS}; got {model!r}")
     if method == "auto":
         method = AUTO_METHOD[model]
-    if model == "semiparametric":
-        return _fit_semiparametric(
+    if model in ("semiparametric", "flexible"):
+        fit = _fit_semiparametric if model == "semiparametric" else _fit_flexible
+        return fit(
             y_true,
             y_score,
             transform=transform,
@@ -231,41 +245,11 @@ def _fit_semiparametric(
     """The semiparametric branch of :func:`fit_binormal` (arguments validated here)."""
     from ._posterior import BinormalPosterior
 
-    if method == "exact":
-        raise ValueError(
-            "`method`='exact' needs model='parametric' (only the parametric model has a "
-            "closed-form posterior); the semiparametric model uses 'laplace' or 'nuts'"
-        )
-    _check_fit_options(transform, method, draws, chains, ci_prob, None)
     priors = SemiparametricPriors.from_any(priors)
-    if n_categories is not None and (
-        isinstance(n_categories, bool)
-        or not isinstance(n_categories, (int, np.integer))
-        or n_categories < 2
-    ):
-        raise ValueError(f"`n_categories` must be an integer >= 2 or None; got {n_categories!r}")
-    if _is_dask(y_true) or _is_dask(y_score):
-        raise ValueError(
-            "model='semiparametric' needs in-memory arrays (it sorts the scores); "
-            "compute them first or use model='parametric' for one-pass dask statistics"
-        )
-    is_pos, score, _, _ = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
-    n_pos = int(is_pos.sum())
-    if n_pos < 2 or n_pos > is_pos.size - 2:
-        raise ValueError(
-            "`y_true` needs at least 2 positives and 2 negatives to fit the semiparametric "
-            f"binormal model; got {n_pos} positive(s) and {is_pos.size - n_pos} "
-            "negative(s) (with fewer, use a bootstrap or `compare_intervals`' frequentist "
-            "rows)"
-        )
-    if transform is not None:
-        transform_scores(score, transform, "y_score", stacklevel=4)  # validates only
-    if score.min() == score.max():
-        raise ValueError(
-            f"`y_score` has a single distinct value ({float(score[0])!r}); the "
-            "semiparametric model needs at least two ordered categories"
-        )
-    ordinal = ordinal_categories(is_pos, score, n_categories)
+    is_pos, score, ordinal = _prepare_rank_data(
+        y_true, y_score, "semiparametric", transform, method, draws, chains, ci_prob,
+        pos_label, n_categories,
+    )  # fmt: skip
     rng = check_random_state(random_seed)
     if method == "laplace":
         out = sample_semiparametric_grid(
@@ -319,6 +303,120 @@ def _fit_semiparametric(
     )
     if method == "laplace":
         posterior.grid = out["grid"]
+    if method == "nuts":
+        posterior._check_diagnostics()
+    return posterior
+
+
+def _prepare_rank_data(
+    y_true, y_score, model, transform, method, draws, chains, ci_prob, pos_label, n_categories
+):
+    """Validation and ordered categories shared by the rank-based models.
+
+    Returns ``(is_pos, score, ordinal)``; errors name the parameter and the model.
+    """
+    name = _RANK_MODEL_NAMES[model]
+    if method == "exact":
+        raise ValueError(
+            "`method`='exact' needs model='parametric' (only the parametric model has a "
+            f"closed-form posterior); the {model} model uses 'laplace' or 'nuts'"
+        )
+    _check_fit_options(transform, method, draws, chains, ci_prob, None)
+    if n_categories is not None and (
+        isinstance(n_categories, bool)
+        or not isinstance(n_categories, (int, np.integer))
+        or n_categories < 2
+    ):
+        raise ValueError(f"`n_categories` must be an integer >= 2 or None; got {n_categories!r}")
+    if _is_dask(y_true) or _is_dask(y_score):
+        raise ValueError(
+            f"model='{model}' needs in-memory arrays (it sorts the scores); "
+            "compute them first or use model='parametric' for one-pass dask statistics"
+        )
+    is_pos, score, _, _ = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
+    n_pos = int(is_pos.sum())
+    if n_pos < 2 or n_pos > is_pos.size - 2:
+        raise ValueError(
+            f"`y_true` needs at least 2 positives and 2 negatives to fit the {name}; got "
+            f"{n_pos} positive(s) and {is_pos.size - n_pos} "
+            "negative(s) (with fewer, use a bootstrap or `compare_intervals`' frequentist "
+            "rows)"
+        )
+    if transform is not None:
+        transform_scores(score, transform, "y_score", stacklevel=5)  # validates only
+    if score.min() == score.max():
+        raise ValueError(
+            f"`y_score` has a single distinct value ({float(score[0])!r}); the "
+            f"{model} model needs at least two ordered categories"
+        )
+    return is_pos, score, ordinal_categories(is_pos, score, n_categories)
+
+
+def _fit_flexible(
+    y_true,
+    y_score,
+    *,
+    transform,
+    priors,
+    method,
+    draws,
+    chains,
+    ci_prob,
+    random_seed,
+    progressbar,
+    tune,
+    cores,
+    target_accept,
+    pos_label,
+    n_categories,
+):
+    """The flexible ROC branch of :func:`fit_binormal` (see :mod:`._flexible`)."""
+    from ._flexible import FlexiblePriors, sample_flexible_laplace
+    from ._posterior import BinormalPosterior
+
+    priors = FlexiblePriors.from_any(priors)
+    is_pos, _, ordinal = _prepare_rank_data(
+        y_true, y_score, "flexible", transform, method, draws, chains, ci_prob, pos_label,
+        n_categories,
+    )  # fmt: skip
+    rng = check_random_state(random_seed)
+    importance = None
+    if method == "laplace":
+        out = sample_flexible_laplace(
+            ordinal, priors, draws=int(draws), chains=int(chains), rng=rng
+        )
+        importance = out.pop("importance")
+        idata = None
+    else:
+        from ._model import build_flexible_model, sample_nuts
+
+        seeds = rng.integers(0, 2**31 - 1, size=int(chains)).tolist()
+        idata = sample_nuts(
+            build_flexible_model(ordinal, priors),
+            draws=int(draws),
+            chains=int(chains),
+            tune=int(tune),
+            random_seed=seeds,
+            progressbar=progressbar,
+            cores=cores,
+            target_accept=target_accept,
+        )
+        out = None
+    posterior = BinormalPosterior._from_fit(
+        std_draws=out,
+        idata=idata,
+        method=method,
+        transform=transform,
+        priors=priors,
+        location=0.0,
+        scale=1.0,
+        stats=None,
+        ci_prob=float(ci_prob),
+        n=int(is_pos.size),
+        ordinal=ordinal,
+        model_type="flexible",
+    )
+    posterior.importance = importance
     if method == "nuts":
         posterior._check_diagnostics()
     return posterior

@@ -82,6 +82,15 @@ def _deviance(counts, log_p):
 def _category_log_probs(posterior, pick):
     """(S, 2, K) log category probabilities of the picked draws."""
     m = posterior.model
+    if posterior.model_type == "flexible":
+        from ._flexible import mixture_category_log_probs
+
+        cut = posterior._cutpoints.reshape(-1, posterior._cutpoints.shape[-1])[pick]
+        j = m.weight_pos.shape[-1]
+        w, mu, sd = (a.reshape(-1, j)[pick] for a in (m.weight_pos, m.mu_pos, m.sigma_pos))
+        with np.errstate(divide="ignore"):
+            lp = mixture_category_log_probs(cut, np.log(w), mu, sd)
+        return np.moveaxis(lp, 0, 1)
     if posterior.model_type == "semiparametric":
         cut = posterior._cutpoints.reshape(-1, posterior._cutpoints.shape[-1])[pick]
         lp = category_log_probs(cut, m.mu_pos.reshape(-1)[pick], m.sigma_pos.reshape(-1)[pick])
@@ -139,11 +148,10 @@ def fit_check(posterior, random_seed=None, n_draws=1000):
     t_rep = _deviance(rep, log_p)
     p_value = float(np.mean(t_rep >= t_obs))
     passed = p_value >= FIT_CHECK_LEVEL
-    what = (
-        "the binormal ROC curve (after a monotone transform of the scores)"
-        if posterior.model_type == "semiparametric"
-        else "normal class-score distributions on the fitted scale"
-    )
+    what = {
+        "semiparametric": "the binormal ROC curve (after a monotone transform of the scores)",
+        "flexible": "the flexible (normal-mixture) ROC curve",
+    }.get(posterior.model_type, "normal class-score distributions on the fitted scale")
     if passed:
         verdict = (
             f"The fit check passes: the ordered-category counts are consistent with {what} "

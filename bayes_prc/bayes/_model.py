@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["build_model", "sample_nuts"]
+__all__ = ["build_model", "sample_nuts", "build_semiparametric_model", "build_flexible_model"]
 
 _TINY_SS = 1e-300  # a class whose scores are all tied has S = 0; see build_model
 
@@ -117,5 +117,66 @@ def build_semiparametric_model(data, priors):
         pm.Multinomial("counts_neg", n=n0, p=probs(cut), observed=counts[0], dims="category")
         pm.Multinomial(
             "counts_pos", n=n1, p=probs((cut - mu) / sigma), observed=counts[1], dims="category"
+        )
+    return model
+
+
+def build_flexible_model(data, priors):
+    """The PyMC flexible ROC model: N(0, 1) latent negatives, a normal mixture of positives.
+
+    See :mod:`._flexible` for the model (the NUTS reference of its fast sampler).
+    ``data`` is an :class:`OrdinalData`; ``priors`` a :class:`FlexiblePriors`.
+    """
+    import pymc as pm
+    import pytensor.tensor as pt
+    from pymc.distributions.transforms import ordered
+
+    from ._semiparametric import initial_cutpoints
+
+    counts = data.counts
+    n0, n1 = (int(v) for v in counts.sum(axis=1))
+    k = data.n_categories
+    j = priors.n_components
+    coords = {"category": np.arange(k), "cutpoint": np.arange(k - 1), "component": np.arange(j)}
+    init = initial_cutpoints(counts, np.array([1.0]), np.array([1.0]))[0]
+    with pm.Model(coords=coords) as model:
+        prevalence = pm.Beta("prevalence", priors.prevalence_alpha, priors.prevalence_beta)
+        weights = pm.Dirichlet("weights", a=np.full(j, priors.weight_alpha), dims="component")
+        means = pm.Normal(
+            "means",
+            0.0,
+            priors.mean_sd,
+            dims="component",
+            transform=ordered if j > 1 else None,
+            initval=np.linspace(0.0, 2.0, j) if j > 1 else np.array([1.0]),
+        )
+        sds = pm.LogNormal("sds", 0.0, priors.log_sd_sd, dims="component")
+        cut = pm.Normal(
+            "cutpoints",
+            0.0,
+            priors.cutpoint_sd,
+            dims="cutpoint",
+            transform=ordered,
+            initval=init,
+        )
+        pm.Binomial("n_pos", n=n0 + n1, p=prevalence, observed=n1)
+
+        def cdf_edges(z):  # z: (..., K - 1) -> (..., K + 1) with 0 and 1 at the ends
+            cdf = pm.math.invprobit(z)
+            end = pt.zeros_like(z[..., :1])
+            return pt.concatenate([end, cdf, end + 1.0], axis=-1)
+
+        neg = cdf_edges(cut)
+        pos = cdf_edges((cut[None, :] - means[:, None]) / sds[:, None])  # (J, K + 1)
+        p_pos = pt.sum(weights[:, None] * (pos[:, 1:] - pos[:, :-1]), axis=0)
+        pm.Multinomial(
+            "counts_neg",
+            n=n0,
+            p=pt.clip(neg[1:] - neg[:-1], 1e-300, 1.0),
+            observed=counts[0],
+            dims="category",
+        )
+        pm.Multinomial(
+            "counts_pos", n=n1, p=pt.clip(p_pos, 1e-300, 1.0), observed=counts[1], dims="category"
         )
     return model

@@ -18,6 +18,7 @@ from scipy import special
 from .._validation import check_random_state
 from ..binormal import Binormal
 from ._common import add_curve_summaries, convergence_diagnostics, warn_if_unreliable
+from ._flexible import _ordinal_dataset, _simultaneous_band, flexible_idata
 from ._ordinal import latent_to_score, score_to_latent
 
 __all__ = ["BinormalPosterior"]
@@ -102,6 +103,12 @@ class BinormalPosterior:
         self.n = n
         self._stats = stats
         self.n_pos = ordinal.n_pos if stats is None else stats[1].n
+        if model_type == "flexible":  # N(0, 1) negatives, mixture positives: see _flexible
+            self.model, idata = flexible_idata(std_draws, idata, method)
+            self._cutpoints = idata["posterior"]["cutpoints"].values
+            idata["observed_data"] = _ordinal_dataset(ordinal)
+            self._idata, self._derived_done = idata, False
+            return self
         params = {
             "mu_pos": location + scale * std_draws["mu_pos"],
             "sigma_pos": scale * std_draws["sigma_pos"],
@@ -216,14 +223,14 @@ class BinormalPosterior:
     # ------------------------------------------------------------ latent <-> score scale
     def _to_score(self, t):
         """Thresholds on the model's scale -> original score scale, draw by draw."""
-        if self.model_type == "semiparametric":
+        if self.model_type in ("semiparametric", "flexible"):
             return latent_to_score(t, self.ordinal, self._cutpoints)
         return _inverse_transform(t, self.transform)
 
     def _to_latent(self, threshold):
         """Score thresholds -> the model's scale; shape (chain, draw) + threshold's shape."""
         thr = np.asarray(threshold, dtype=np.float64)
-        if self.model_type == "semiparametric":
+        if self.model_type in ("semiparametric", "flexible"):
             return score_to_latent(thr, self.ordinal, self._cutpoints)
         if self.transform is not None:
             clipped = np.clip(thr, 1e-300, 1 - 1e-16)
@@ -457,6 +464,8 @@ class BinormalPosterior:
         """
         from .._ranking import average_precision_score, precision_recall_curve
 
+        if self.model_type == "flexible":
+            raise NotImplementedError("`predictive_curves` is not available for model='flexible'")
         if isinstance(n_test, bool) or not isinstance(n_test, (int, np.integer)) or n_test < 1:
             raise ValueError(f"`n_test` must be a positive integer; got {n_test!r}")
         if isinstance(n_curves, bool) or not isinstance(n_curves, (int, np.integer)):
@@ -508,11 +517,13 @@ class BinormalPosterior:
         """
         import pymc as pm
 
-        from ._model import build_model, build_semiparametric_model
+        from ._model import build_flexible_model, build_model, build_semiparametric_model
 
         rng = check_random_state(random_seed)
         if self.model_type == "semiparametric":
             model = build_semiparametric_model(self.ordinal, self.priors)
+        elif self.model_type == "flexible":
+            model = build_flexible_model(self.ordinal, self.priors)
         else:
             model = build_model(*self._stats, self.priors)
         with model:
@@ -537,6 +548,8 @@ class BinormalPosterior:
 
         if var_names is None and self.model_type == "semiparametric":
             var_names = ["average_precision", "roc_auc", "prevalence", "mu", "sigma"]
+        elif var_names is None and self.model_type == "flexible":
+            var_names = ["average_precision", "roc_auc", "prevalence", "weights", "means", "sds"]
         elif var_names is None:
             var_names = [
                 "average_precision",
@@ -561,7 +574,9 @@ class BinormalPosterior:
         same way and divergences are 0.
         """
         names = ["prevalence", "mu", "sigma", "average_precision"]
-        if self.model_type == "semiparametric":
+        if self.model_type == "flexible":
+            names = ["prevalence", "weights", "means", "sds", "average_precision"]
+        if self.model_type in ("semiparametric", "flexible"):
             names.append("cutpoints")
         return convergence_diagnostics(self.idata, names)
 
@@ -582,40 +597,3 @@ class BinormalPosterior:
         d = self.diagnostics()
         warn_if_unreliable(d, self.idata["posterior"].sizes["chain"], stacklevel=4)
         return d
-
-
-def _ordinal_dataset(ordinal):
-    """The ordered-category counts of a semiparametric fit as an xarray Dataset."""
-    return xr.Dataset(
-        {
-            "counts": (("class", "category"), ordinal.counts),
-            "score_low": ("category", ordinal.score_low),
-            "score_high": ("category", ordinal.score_high),
-        },
-        coords={"class": ["neg", "pos"], "category": np.arange(ordinal.n_categories)},
-        attrs={
-            "note": "scores grouped into ordered categories (the model sees only their order)",
-            "n_runs": ordinal.n_runs,
-        },
-    )
-
-
-def _simultaneous_band(curves, prob, point_lower, point_upper):
-    """Envelope of the deepest ``prob`` share of whole curves, joined with the pointwise band.
-
-    ``curves`` has shape (n_grid, n_draws). Depth of a curve = min over the grid of
-    min(rank, S + 1 - rank), with pointwise ranks among the S posterior curves (extremal
-    depth, as in the global envelope tests of Myllymaki et al. 2017).
-    """
-    s = curves.shape[1]
-    order = np.argsort(curves, axis=1)
-    ranks = np.empty_like(order)
-    np.put_along_axis(ranks, order, np.arange(1, s + 1)[None, :], axis=1)
-    depth = np.minimum(ranks, s + 1 - ranks).min(axis=0)
-    n_keep = int(np.ceil(prob * s))
-    keep = np.argsort(-depth, kind="stable")[:n_keep]
-    kept = curves[:, keep]
-    lower = np.minimum(kept.min(axis=1), point_lower)
-    upper = np.maximum(kept.max(axis=1), point_upper)
-    inside = np.all((curves >= lower[:, None] - 1e-12) & (curves <= upper[:, None] + 1e-12), axis=0)
-    return lower, upper, float(inside.mean())
