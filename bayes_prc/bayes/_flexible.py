@@ -57,7 +57,6 @@ import warnings
 from dataclasses import dataclass, fields
 
 import numpy as np
-import xarray as xr
 from scipy import optimize, special
 
 from ..exceptions import ConvergenceWarning
@@ -509,59 +508,3 @@ class FlexibleROCModel(NormalMixtureScoreModel):
 
     def max_fbeta(self, *args, **kwargs):
         self._unsupported("max_fbeta")
-
-
-def flexible_idata(std_draws, idata, method):
-    """The analytic model and the DataTree (fast-sampler draws or PyMC's) of a flexible fit."""
-    import arviz as az
-
-    if idata is None:
-        idata = az.from_dict(
-            {"posterior": {k: std_draws[k] for k in
-                           ("prevalence", "weights", "means", "sds", "cutpoints")}},
-            dims={"weights": ["component"], "means": ["component"], "sds": ["component"],
-                  "cutpoints": ["cutpoint"]},
-            attrs={"posterior": {"inference_library": f"bayes_prc ({method})"}},
-        )  # fmt: skip
-    p = idata["posterior"]
-    model = FlexibleROCModel(p["weights"].values, p["means"].values, p["sds"].values,
-                             p["prevalence"].values)  # fmt: skip
-    return model, idata
-
-
-# ------------------------------------------------- helpers shared with _posterior.py
-def _ordinal_dataset(ordinal):
-    """The ordered-category counts of a semiparametric fit as an xarray Dataset."""
-    return xr.Dataset(
-        {
-            "counts": (("class", "category"), ordinal.counts),
-            "score_low": ("category", ordinal.score_low),
-            "score_high": ("category", ordinal.score_high),
-        },
-        coords={"class": ["neg", "pos"], "category": np.arange(ordinal.n_categories)},
-        attrs={
-            "note": "scores grouped into ordered categories (the model sees only their order)",
-            "n_runs": ordinal.n_runs,
-        },
-    )
-
-
-def _simultaneous_band(curves, prob, point_lower, point_upper):
-    """Envelope of the deepest ``prob`` share of whole curves, joined with the pointwise band.
-
-    ``curves`` has shape (n_grid, n_draws). Depth of a curve = min over the grid of
-    min(rank, S + 1 - rank), with pointwise ranks among the S posterior curves (extremal
-    depth, as in the global envelope tests of Myllymaki et al. 2017).
-    """
-    s = curves.shape[1]
-    order = np.argsort(curves, axis=1)
-    ranks = np.empty_like(order)
-    np.put_along_axis(ranks, order, np.arange(1, s + 1)[None, :], axis=1)
-    depth = np.minimum(ranks, s + 1 - ranks).min(axis=0)
-    n_keep = int(np.ceil(prob * s))
-    keep = np.argsort(-depth, kind="stable")[:n_keep]
-    kept = curves[:, keep]
-    lower = np.minimum(kept.min(axis=1), point_lower)
-    upper = np.maximum(kept.max(axis=1), point_upper)
-    inside = np.all((curves >= lower[:, None] - 1e-12) & (curves <= upper[:, None] + 1e-12), axis=0)
-    return lower, upper, float(inside.mean())

@@ -17,13 +17,23 @@ from scipy import special
 
 from .._validation import check_random_state
 from ..binormal import Binormal
-from ._common import add_curve_summaries, convergence_diagnostics, warn_if_unreliable
-from ._flexible import _ordinal_dataset, _simultaneous_band, flexible_idata
+from ._common import (
+    add_curve_summaries,
+    convergence_diagnostics,
+    simultaneous_band,
+    warn_if_unreliable,
+)
+from ._idata import (
+    SAMPLE_DIMS,
+    binormal_idata,
+    flexible_idata,
+    ordinal_dataset,
+    statistics_dataset,
+)
 from ._ordinal import latent_to_score, score_to_latent
 
 __all__ = ["BinormalPosterior"]
 
-SAMPLE_DIMS = ("chain", "draw")
 DEFAULT_RECALL = np.linspace(0.0, 1.0, 201)
 
 
@@ -89,7 +99,6 @@ class BinormalPosterior:
         ordinal=None,
         model_type="parametric",
     ):
-        import arviz as az
 
         self = object.__new__(cls)
         self.model_type = model_type
@@ -105,73 +114,15 @@ class BinormalPosterior:
         self.n_pos = ordinal.n_pos if stats is None else stats[1].n
         if model_type == "flexible":  # N(0, 1) negatives, mixture positives: see _flexible
             self.model, idata = flexible_idata(std_draws, idata, method)
-            self._cutpoints = idata["posterior"]["cutpoints"].values
-            idata["observed_data"] = _ordinal_dataset(ordinal)
-            self._idata, self._derived_done = idata, False
-            return self
-        params = {
-            "mu_pos": location + scale * std_draws["mu_pos"],
-            "sigma_pos": scale * std_draws["sigma_pos"],
-            "mu_neg": location + scale * std_draws["mu_neg"],
-            "sigma_neg": scale * std_draws["sigma_neg"],
-            "prevalence": std_draws["prevalence"],
-        }
-        self.model = Binormal(**params)
-        shape = params["prevalence"].shape
-        dims2 = list(SAMPLE_DIMS)
-        derived = {k: (dims2, v.reshape(shape)) for k, v in params.items() if k != "prevalence"}
-        if idata is None and model_type == "semiparametric":
-            idata = az.from_dict(
-                {
-                    "posterior": {
-                        "prevalence": std_draws["prevalence"],
-                        "mu": std_draws["mu_pos"],
-                        "sigma": std_draws["sigma_pos"],
-                        "cutpoints": std_draws["cutpoints"],
-                    }
-                },
-                dims={"cutpoints": ["cutpoint"]},
-                attrs={"posterior": {"inference_library": f"bayes_prc ({method})"}},
+        else:
+            self.model, idata = binormal_idata(
+                std_draws, idata, method, model_type, location, scale
             )
-        elif idata is None:
-            mu = np.stack([std_draws["mu_neg"], std_draws["mu_pos"]], axis=-1)
-            sigma = np.stack([std_draws["sigma_neg"], std_draws["sigma_pos"]], axis=-1)
-            idata = az.from_dict(
-                {
-                    "posterior": {
-                        "prevalence": std_draws["prevalence"],
-                        "mu": mu,
-                        "sigma2": sigma**2,
-                        "sigma": sigma,
-                    }
-                },
-                dims={"mu": ["class"], "sigma2": ["class"], "sigma": ["class"]},
-                coords={"class": ["neg", "pos"]},
-                attrs={"posterior": {"inference_library": "bayes_prc (exact conjugate posterior)"}},
-            )
-        idata["posterior"] = idata["posterior"].to_dataset().assign(derived)
-        if model_type == "semiparametric":
+        if model_type == "parametric":
+            idata["observed_data"] = statistics_dataset(stats, location, scale, transform)
+        else:
             self._cutpoints = idata["posterior"]["cutpoints"].values
-            idata["observed_data"] = _ordinal_dataset(ordinal)
-            self._idata = idata
-            self._derived_done = False
-            return self
-        obs = xr.Dataset(
-            {
-                "n_pos": ((), stats[1].n),
-                "score_mean": (("class",), [stats[0].mean, stats[1].mean]),
-                "score_ss": (("class",), [stats[0].ss, stats[1].ss]),
-                "class_n": (("class",), [stats[0].n, stats[1].n]),
-            },
-            coords={"class": ["neg", "pos"]},
-            attrs={
-                "note": "sufficient statistics of the standardized (transformed) scores",
-                "location": location,
-                "scale": scale,
-                "transform": str(transform),
-            },
-        )
-        idata["observed_data"] = obs
+            idata["observed_data"] = ordinal_dataset(ordinal)
         self._idata = idata
         self._derived_done = False
         return self
@@ -433,7 +384,7 @@ class BinormalPosterior:
         lower, median, upper = np.quantile(curves, [alpha / 2, 0.5, 1 - alpha / 2], axis=1)
         attrs = {"ci_prob": prob, "kind": kind, "ci_kind": "eti"}
         if kind == "simultaneous":
-            lower, upper, coverage = _simultaneous_band(curves, prob, lower, upper)
+            lower, upper, coverage = simultaneous_band(curves, prob, lower, upper)
             attrs["coverage"] = coverage
         return xr.Dataset(
             {

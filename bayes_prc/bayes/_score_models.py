@@ -1151,7 +1151,7 @@ class ScoreModelFit:
             ``lower``, ``median``, ``upper`` over dim ``recall``; attrs ``ci_prob``,
             ``kind``, ``ci_kind`` (and ``coverage`` for simultaneous bands), ``model``.
         """
-        from ._posterior import _simultaneous_band
+        from ._common import simultaneous_band
 
         prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
         if kind not in ("pointwise", "simultaneous"):
@@ -1164,7 +1164,7 @@ class ScoreModelFit:
         lower, median, upper = np.quantile(curves, [alpha / 2, 0.5, 1 - alpha / 2], axis=1)
         attrs = {"ci_prob": prob, "kind": kind, "ci_kind": "eti", "model": self.name}
         if kind == "simultaneous":
-            lower, upper, coverage = _simultaneous_band(curves, prob, lower, upper)
+            lower, upper, coverage = simultaneous_band(curves, prob, lower, upper)
             attrs["coverage"] = coverage
         return xr.Dataset(
             {"lower": ("recall", lower), "median": ("recall", median), "upper": ("recall", upper)},
