@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import check_random_state
-from ._ordinal import category_log_probs, log_diff_ndtr
+from ._ordinal import bin_log_probs, category_log_probs
 
 __all__ = ["FitCheck", "fit_check", "FIT_CHECK_LEVEL"]
 
@@ -97,14 +97,11 @@ def _category_log_probs(posterior, pick):
         return np.moveaxis(lp, 0, 1)
     b = posterior._to_latent(posterior.ordinal.boundaries())
     b = b.reshape(-1, b.shape[-1])[pick]
-    inf = np.full((b.shape[0], 1), np.inf)
-    edges = np.concatenate([-inf, b, inf], axis=1)
     out = []
     for mu, sd in ((m.mu_neg, m.sigma_neg), (m.mu_pos, m.sigma_pos)):
-        mu = np.broadcast_to(mu, m.batch_shape).reshape(-1)[pick][:, None]
-        sd = np.broadcast_to(sd, m.batch_shape).reshape(-1)[pick][:, None]
-        z = (edges - mu) / sd
-        out.append(log_diff_ndtr(z[:, :-1], z[:, 1:]))
+        mu = np.broadcast_to(mu, m.batch_shape).reshape(-1)[pick]
+        sd = np.broadcast_to(sd, m.batch_shape).reshape(-1)[pick]
+        out.append(bin_log_probs(b, mu, sd))
     return np.stack(out, axis=1)
 
 

@@ -60,7 +60,7 @@ import numpy as np
 from scipy import optimize, special
 
 from ..exceptions import ConvergenceWarning
-from ._ordinal import log_diff_ndtr
+from ._ordinal import bin_log_probs
 from ._score_models import NormalMixtureScoreModel
 
 __all__ = [
@@ -138,26 +138,6 @@ class FlexiblePriors:
 
 
 # ------------------------------------------------------------------------ likelihood
-def _log_bin_probs(z):
-    """``log(Phi(z[..., k + 1]) - Phi(z[..., k]))`` for increasing edges ``z`` (+-inf ends).
-
-    Each category is reflected into the left tail (``Phi(b) - Phi(a) = Phi(-a) -
-    Phi(-b)``) so the difference of ``ndtr`` loses no relative accuracy; where it
-    underflows, :func:`log_diff_ndtr` (log space) takes over.
-    """
-    a, b = z[..., :-1], z[..., 1:]
-    with np.errstate(invalid="ignore"):
-        left = (a + b) <= 0
-    lo, hi = np.where(left, a, -b), np.where(left, b, -a)
-    p = special.ndtr(hi) - special.ndtr(lo)
-    tiny = ~(p > 1e-250)
-    with np.errstate(divide="ignore"):
-        out = np.log(p)
-    if tiny.any():
-        out[tiny] = log_diff_ndtr(lo[tiny], hi[tiny])
-    return out
-
-
 def mixture_category_log_probs(cutpoints, log_weights, means, sds):
     """Log category probabilities, shape (2, S, K): N(0, 1) negatives, mixture positives.
 
@@ -166,11 +146,8 @@ def mixture_category_log_probs(cutpoints, log_weights, means, sds):
     ``log w_j + log(Phi(b_j) - Phi(a_j))`` (no underflow in the tails).
     """
     c = np.asarray(cutpoints, dtype=np.float64)
-    inf = np.full(c.shape[:-1] + (1,), np.inf)
-    edges = np.concatenate([-inf, c, inf], axis=-1)
-    neg = _log_bin_probs(edges)
-    z = (edges[..., None, :] - means[..., :, None]) / sds[..., :, None]  # (S, J, K + 1)
-    comp = _log_bin_probs(z) + log_weights[..., :, None]
+    neg = bin_log_probs(c)
+    comp = bin_log_probs(c[..., None, :], means, sds) + log_weights[..., :, None]  # (S, J, K)
     top = np.max(comp, axis=-2, keepdims=True)
     top = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(divide="ignore"):
@@ -228,12 +205,9 @@ def flexible_log_posterior(theta, counts, priors):
 # ------------------------------------------------------------------------ fast sampler
 def _initial_theta(counts, priors):
     """Start: binormal-like positives from the empirical AUC, cutpoints from the pooled CDF."""
-    from ._semiparametric import initial_cutpoints
+    from ._semiparametric import initial_cutpoints, starting_mu
 
-    n0, n1 = counts.sum(axis=1)
-    cum_neg = np.concatenate([[0], np.cumsum(counts[0])[:-1]])
-    auc = float(np.sum(counts[1] * (cum_neg + 0.5 * counts[0])) / (n0 * n1))
-    mu = np.sqrt(2) * special.ndtri(min(max(auc, 0.02), 0.98))
+    mu = starting_mu(counts)
     j = priors.n_components
     cut = initial_cutpoints(counts, np.array([mu]), np.array([1.0]))[0]
     means = mu + np.linspace(-1.0, 1.0, j) if j > 1 else np.array([mu])

@@ -51,6 +51,8 @@ __all__ = [
     "ordinal_categories",
     "default_max_categories",
     "log_diff_ndtr",
+    "pad_cutpoints",
+    "bin_log_probs",
     "category_log_probs",
 ]
 
@@ -159,23 +161,45 @@ def ordinal_categories(is_pos, score, n_categories=None):
 
 
 def log_diff_ndtr(a, b):
-    """``log(Phi(b) - Phi(a))`` for ``a <= b`` (infinite ends allowed), without underflow."""
+    """``log(Phi(b) - Phi(a))`` for ``a <= b`` (infinite ends allowed), without underflow.
+
+    Each interval is reflected into the left half (``Phi(b) - Phi(a) = Phi(-a) -
+    Phi(-b)``), where a difference of ``ndtr`` keeps its relative accuracy; where that
+    difference underflows, the log-space form ``log Phi(hi) + log1p(-Phi(lo)/Phi(hi))``
+    from ``log_ndtr`` takes over.
+    """
     a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
-    out = np.empty(a.shape)
-    lower = b <= 0  # both in the left tail: log Phi(b) + log1p(-Phi(a)/Phi(b))
-    upper = a >= 0  # both in the right tail: use the symmetry Phi(-x)
-    mid = ~(lower | upper)
+    with np.errstate(invalid="ignore"):
+        left = (a + b) <= 0
+    lo, hi = np.where(left, a, -b), np.where(left, b, -a)
+    p = np.asarray(ndtr(hi) - ndtr(lo))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        if lower.any():
-            la, lb = log_ndtr(a[lower]), log_ndtr(b[lower])
-            out[lower] = lb + np.log1p(-np.exp(la - lb))
-        if upper.any():
-            la, lb = log_ndtr(-a[upper]), log_ndtr(-b[upper])
-            out[upper] = la + np.log1p(-np.exp(lb - la))
-        if mid.any():
-            out[mid] = np.log1p(-ndtr(a[mid]) - ndtr(-b[mid]))
+        out = np.log(p, out=np.empty(p.shape))
+        tiny = ~(p > 1e-250)
+        if tiny.any():
+            l_lo, l_hi = log_ndtr(lo[tiny]), log_ndtr(hi[tiny])
+            out[tiny] = l_hi + np.log1p(-np.exp(l_lo - l_hi))
     out[a == b] = -np.inf
     return out
+
+
+def pad_cutpoints(cutpoints):
+    """Cutpoints (..., K - 1) with -inf and +inf added: the K + 1 category edges."""
+    c = np.asarray(cutpoints, dtype=np.float64)
+    inf = np.full(c.shape[:-1] + (1,), np.inf)
+    return np.concatenate([-inf, c, inf], axis=-1)
+
+
+def bin_log_probs(cutpoints, mu=0.0, sigma=1.0):
+    """Log probabilities of the K categories under N(mu, sigma).
+
+    ``cutpoints`` (..., K - 1) increasing; ``mu``, ``sigma`` broadcast against
+    ``cutpoints.shape[:-1]``. Returns shape (..., K).
+    """
+    mu = np.asarray(mu, dtype=np.float64)[..., None]
+    sigma = np.asarray(sigma, dtype=np.float64)[..., None]
+    z = (pad_cutpoints(cutpoints) - mu) / sigma
+    return log_diff_ndtr(z[..., :-1], z[..., 1:])
 
 
 def _log_phi(x):
@@ -196,15 +220,7 @@ def category_log_probs(cutpoints, mu, sigma):
     ndarray of shape (2, ..., K)
         ``log p_0k`` (row 0) and ``log p_1k`` (row 1).
     """
-    c = np.asarray(cutpoints, dtype=np.float64)
-    mu = np.asarray(mu, dtype=np.float64)[..., None]
-    sigma = np.asarray(sigma, dtype=np.float64)[..., None]
-    inf = np.full(c.shape[:-1] + (1,), np.inf)
-    edges = np.concatenate([-inf, c, inf], axis=-1)
-    neg = log_diff_ndtr(edges[..., :-1], edges[..., 1:])
-    z = (edges - mu) / sigma
-    pos = log_diff_ndtr(z[..., :-1], z[..., 1:])
-    return np.stack([neg, pos])
+    return np.stack([bin_log_probs(cutpoints), bin_log_probs(cutpoints, mu, sigma)])
 
 
 def _ratio_terms(lo, hi, logp):
@@ -233,14 +249,14 @@ def cutpoint_derivatives(cutpoints, mu, sigma, counts):
     """
     c = cutpoints
     g_rows = c.shape[0]
-    inf = np.full((g_rows, 1), np.inf)
+    edges = pad_cutpoints(c)
     loglik = np.zeros(g_rows)
     grad = np.zeros_like(c)
     hd = np.zeros_like(c)
     ho = np.zeros((g_rows, max(c.shape[1] - 1, 0)))
     for cls, (m, s) in enumerate(((0.0, 1.0), (mu[:, None], sigma[:, None]))):
         n = counts[cls].astype(np.float64)[None, :]
-        z = (np.concatenate([-inf, c, inf], axis=1) - m) / s
+        z = (edges - m) / s
         lo, hi = z[:, :-1], z[:, 1:]
         logp = log_diff_ndtr(lo, hi)
         loglik += np.sum(np.where(n > 0, n * logp, 0.0), axis=1)

@@ -213,25 +213,42 @@ def laplace_log_marginal(theta, counts, priors, c0=None):
 
 
 # ------------------------------------------------------------------------ outer problem
-def _mode_2d(counts, priors):
-    """Mode and negative Hessian of the 2-D Laplace marginal (Newton, finite differences)."""
+def starting_mu(counts):
+    """The positives' latent mean matching the empirical ROC AUC with sigma = 1.
+
+    ``AUC = Phi(mu / sqrt(2))``; the AUC is clipped to [0.02, 0.98] so separated classes
+    still give a finite start.
+    """
     n0, n1 = counts.sum(axis=1)
-    # start: the empirical ROC AUC with sigma = 1 (AUC = Phi(mu / sqrt(2)))
     cum_neg = np.concatenate([[0], np.cumsum(counts[0])[:-1]])
     auc = float(np.sum(counts[1] * (cum_neg + 0.5 * counts[0])) / (n0 * n1))
-    auc = min(max(auc, 0.02), 0.98)
-    theta = np.array([np.sqrt(2) * ndtri(auc), 0.0])
-    h = 1e-3
-    offsets = np.array([[0, 0], [h, 0], [-h, 0], [0, h], [0, -h], [h, h], [-h, -h]])
+    return float(np.sqrt(2) * ndtri(min(max(auc, 0.02), 0.98)))
+
+
+_FD_STEP = 1e-3
+#: Evaluation points of the central-difference gradient and Hessian in 2-D.
+_FD_OFFSETS = _FD_STEP * np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1]])
+
+
+def _fd_gradient_hessian(f):
+    """Gradient and Hessian from values ``f`` at ``theta + _FD_OFFSETS``."""
+    h = _FD_STEP
+    g = np.array([f[1] - f[2], f[3] - f[4]]) / (2 * h)
+    hxx = (f[1] - 2 * f[0] + f[2]) / h**2
+    hyy = (f[3] - 2 * f[0] + f[4]) / h**2
+    hxy = (f[5] - f[1] - f[3] + 2 * f[0] - f[2] - f[4] + f[6]) / (2 * h**2)
+    return g, np.array([[hxx, hxy], [hxy, hyy]])
+
+
+def _mode_2d(counts, priors):
+    """Mode and negative Hessian of the 2-D Laplace marginal (Newton, finite differences)."""
+    theta = np.array([starting_mu(counts), 0.0])
+    offsets = _FD_OFFSETS
     c_warm = None
     for _ in range(50):
         f, c_all = laplace_log_marginal(theta + offsets, counts, priors, c0=c_warm)[:2]
         c_warm = np.repeat(c_all[:1], offsets.shape[0], axis=0)
-        g = np.array([f[1] - f[2], f[3] - f[4]]) / (2 * h)
-        hxx = (f[1] - 2 * f[0] + f[2]) / h**2
-        hyy = (f[3] - 2 * f[0] + f[4]) / h**2
-        hxy = (f[5] - f[1] - f[3] + 2 * f[0] - f[2] - f[4] + f[6]) / (2 * h**2)
-        hess = np.array([[hxx, hxy], [hxy, hyy]])
+        g, hess = _fd_gradient_hessian(f)
         try:
             evals = np.linalg.eigvalsh(hess)
             newton_ok = bool(np.all(evals < 0))
@@ -248,10 +265,7 @@ def _mode_2d(counts, priors):
         if np.max(np.abs(step)) < 1e-7:
             break
     f, c_all = laplace_log_marginal(theta + offsets, counts, priors, c0=c_warm)[:2]
-    hxx = (f[1] - 2 * f[0] + f[2]) / h**2
-    hyy = (f[3] - 2 * f[0] + f[4]) / h**2
-    hxy = (f[5] - f[1] - f[3] + 2 * f[0] - f[2] - f[4] + f[6]) / (2 * h**2)
-    neg_hess = -np.array([[hxx, hxy], [hxy, hyy]])
+    neg_hess = -_fd_gradient_hessian(f)[1]
     evals, evecs = np.linalg.eigh(neg_hess)
     if not np.all(evals > 0):  # flat direction (e.g. separated classes): fall back to prior
         evals = np.maximum(evals, 1.0 / max(priors.mu_sd, priors.log_sigma_sd) ** 2)
