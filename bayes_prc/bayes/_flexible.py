@@ -54,13 +54,14 @@ References
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import optimize, special
 
 from ..exceptions import ConvergenceWarning
 from ._ordinal import bin_log_probs
+from ._priors import _Priors
 from ._score_models import NormalMixtureScoreModel
 
 __all__ = [
@@ -76,7 +77,7 @@ _KHAT_WARN = 0.7
 
 
 @dataclass(frozen=True)
-class FlexiblePriors:
+class FlexiblePriors(_Priors):
     """Prior of the flexible ROC model (latent negatives N(0, 1), positives a mixture).
 
     Parameters
@@ -104,37 +105,7 @@ class FlexiblePriors:
     cutpoint_sd: float = 5.0
 
     def __post_init__(self):
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "n_components":
-                if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                    raise ValueError(
-                        f"`priors.n_components` must be an integer >= 1; got {value!r}"
-                    )
-                object.__setattr__(self, f.name, int(value))
-                continue
-            if isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value):
-                raise ValueError(f"`priors.{f.name}` must be a finite number; got {value!r}")
-            if float(value) <= 0:
-                raise ValueError(f"`priors.{f.name}` must be > 0; got {value!r}")
-            object.__setattr__(self, f.name, float(value))
-
-    @classmethod
-    def from_any(cls, priors):
-        """Accept None, a FlexiblePriors or a dict of overrides."""
-        if priors is None:
-            return cls()
-        if isinstance(priors, cls):
-            return priors
-        if isinstance(priors, dict):
-            names = {f.name for f in fields(cls)}
-            unknown = sorted(set(priors) - names)
-            if unknown:
-                raise ValueError(
-                    f"`priors` has unknown key(s) {unknown}; valid keys are {sorted(names)}"
-                )
-            return cls(**priors)
-        raise ValueError(f"`priors` must be None, a dict or FlexiblePriors; got {priors!r}")
+        self._check_fields(integers=("n_components",))
 
 
 # ------------------------------------------------------------------------ likelihood

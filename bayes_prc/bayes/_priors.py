@@ -29,8 +29,46 @@ import numpy as np
 __all__ = ["BinormalPriors", "ClassStats", "sufficient_statistics", "sample_exact_posterior"]
 
 
+class _Priors:
+    """Validation and ``from_any`` shared by the prior dataclasses of the Bayesian models."""
+
+    def _check_fields(self, *, may_be_none=(), any_sign=(), integers=()):
+        """Every field a finite number (> 0 unless in ``any_sign``), stored as float/int."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.name in may_be_none:
+                continue
+            if f.name in integers:
+                if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                    raise ValueError(f"`priors.{f.name}` must be an integer >= 1; got {value!r}")
+                object.__setattr__(self, f.name, int(value))
+                continue
+            if isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value):
+                raise ValueError(f"`priors.{f.name}` must be a finite number; got {value!r}")
+            if f.name not in any_sign and float(value) <= 0:
+                raise ValueError(f"`priors.{f.name}` must be > 0; got {value!r}")
+            object.__setattr__(self, f.name, float(value))
+
+    @classmethod
+    def from_any(cls, priors):
+        """Accept None, an instance of this class or a dict of overrides."""
+        if priors is None:
+            return cls()
+        if isinstance(priors, cls):
+            return priors
+        if isinstance(priors, dict):
+            names = {f.name for f in fields(cls)}
+            unknown = sorted(set(priors) - names)
+            if unknown:
+                raise ValueError(
+                    f"`priors` has unknown key(s) {unknown}; valid keys are {sorted(names)}"
+                )
+            return cls(**priors)
+        raise ValueError(f"`priors` must be None, a dict or {cls.__name__}; got {priors!r}")
+
+
 @dataclass(frozen=True)
-class BinormalPriors:
+class BinormalPriors(_Priors):
     """Prior of the binormal model, on standardized scores.
 
     Parameters
@@ -68,32 +106,7 @@ class BinormalPriors:
     scale: float | None = None
 
     def __post_init__(self):
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is None and f.name in ("location", "scale"):
-                continue
-            if isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value):
-                raise ValueError(f"`priors.{f.name}` must be a finite number; got {value!r}")
-            object.__setattr__(self, f.name, float(value))
-            if f.name not in ("mu_loc", "location") and float(value) <= 0:
-                raise ValueError(f"`priors.{f.name}` must be > 0; got {value!r}")
-
-    @classmethod
-    def from_any(cls, priors):
-        """Accept None, a BinormalPriors or a dict of overrides."""
-        if priors is None:
-            return cls()
-        if isinstance(priors, cls):
-            return priors
-        if isinstance(priors, dict):
-            names = {f.name for f in fields(cls)}
-            unknown = sorted(set(priors) - names)
-            if unknown:
-                raise ValueError(
-                    f"`priors` has unknown key(s) {unknown}; valid keys are {sorted(names)}"
-                )
-            return cls(**priors)
-        raise ValueError(f"`priors` must be None, a dict or BinormalPriors; got {priors!r}")
+        self._check_fields(may_be_none=("location", "scale"), any_sign=("mu_loc", "location"))
 
 
 @dataclass(frozen=True)

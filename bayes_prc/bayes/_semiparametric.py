@@ -48,7 +48,7 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -60,12 +60,13 @@ from ._ordinal import (
     tridiag_cholesky,
     tridiag_solve,
 )
+from ._priors import _Priors
 
 __all__ = ["SemiparametricPriors", "sample_semiparametric_grid"]
 
 
 @dataclass(frozen=True)
-class SemiparametricPriors:
+class SemiparametricPriors(_Priors):
     """Prior of the semiparametric binormal model (latent negatives are N(0, 1)).
 
     Parameters
@@ -96,30 +97,7 @@ class SemiparametricPriors:
     cutpoint_sd: float = 5.0
 
     def __post_init__(self):
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value):
-                raise ValueError(f"`priors.{f.name}` must be a finite number; got {value!r}")
-            if float(value) <= 0:
-                raise ValueError(f"`priors.{f.name}` must be > 0; got {value!r}")
-            object.__setattr__(self, f.name, float(value))
-
-    @classmethod
-    def from_any(cls, priors):
-        """Accept None, a SemiparametricPriors or a dict of overrides."""
-        if priors is None:
-            return cls()
-        if isinstance(priors, cls):
-            return priors
-        if isinstance(priors, dict):
-            names = {f.name for f in fields(cls)}
-            unknown = sorted(set(priors) - names)
-            if unknown:
-                raise ValueError(
-                    f"`priors` has unknown key(s) {unknown}; valid keys are {sorted(names)}"
-                )
-            return cls(**priors)
-        raise ValueError(f"`priors` must be None, a dict or SemiparametricPriors; got {priors!r}")
+        self._check_fields()
 
 
 # ------------------------------------------------------------------------ inner problem
