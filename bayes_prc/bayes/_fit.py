@@ -145,8 +145,8 @@ def fit_binormal(
     if method == "auto":
         method = AUTO_METHOD[model]
     if model in ("semiparametric", "flexible"):
-        fit = _fit_semiparametric if model == "semiparametric" else _fit_flexible
-        return fit(
+        return _fit_rank_model(
+            model,
             y_true,
             y_score,
             transform=transform,
@@ -224,7 +224,8 @@ def fit_binormal(
     )
 
 
-def _fit_semiparametric(
+def _fit_rank_model(
+    model,
     y_true,
     y_score,
     *,
@@ -242,53 +243,54 @@ def _fit_semiparametric(
     pos_label,
     n_categories,
 ):
-    """The semiparametric branch of :func:`fit_binormal` (arguments validated here)."""
+    """The rank-based branch of :func:`fit_binormal` ("semiparametric" or "flexible")."""
+    from . import _model
+    from ._flexible import FlexiblePriors, sample_flexible_laplace
     from ._posterior import BinormalPosterior
 
-    priors = SemiparametricPriors.from_any(priors)
-    is_pos, score, ordinal = _prepare_rank_data(
-        y_true, y_score, "semiparametric", transform, method, draws, chains, ci_prob,
-        pos_label, n_categories,
+    priors_cls, fast_sampler, builder = {
+        "semiparametric": (
+            SemiparametricPriors, sample_semiparametric_grid, "build_semiparametric_model"
+        ),
+        "flexible": (FlexiblePriors, sample_flexible_laplace, "build_flexible_model"),
+    }[model]  # fmt: skip
+    priors = priors_cls.from_any(priors)
+    is_pos, _, ordinal = _prepare_rank_data(
+        y_true, y_score, model, transform, method, draws, chains, ci_prob, pos_label,
+        n_categories,
     )  # fmt: skip
     rng = check_random_state(random_seed)
+    extras = {}  # what the fast sampler reports about itself (grid, importance weights)
     if method == "laplace":
-        out = sample_semiparametric_grid(
-            ordinal, priors, draws=int(draws), chains=int(chains), rng=rng
-        )
+        out = fast_sampler(ordinal, priors, draws=int(draws), chains=int(chains), rng=rng)
+        extras = {k: out.pop(k) for k in ("grid", "importance") if k in out}
         idata = None
     else:
-        from ._model import build_semiparametric_model, sample_nuts
-
-        pm_model = build_semiparametric_model(ordinal, priors)
-        seeds = rng.integers(0, 2**31 - 1, size=int(chains)).tolist()
-        idata = sample_nuts(
-            pm_model,
+        idata = _model.sample_nuts(
+            getattr(_model, builder)(ordinal, priors),
+            rng=rng,
             draws=int(draws),
             chains=int(chains),
             tune=int(tune),
-            random_seed=seeds,
             progressbar=progressbar,
             cores=cores,
             target_accept=target_accept,
         )
-        p = idata["posterior"]
+        out = None
+    if model == "semiparametric":  # the binormal model on the latent scale
+        if out is None:
+            out = {k: idata["posterior"][k].values for k in ("prevalence", "mu", "sigma")}
+            out["cutpoints"] = idata["posterior"]["cutpoints"].values
         out = {
-            "prevalence": p["prevalence"].values,
-            "mu": p["mu"].values,
-            "sigma": p["sigma"].values,
-            "cutpoints": p["cutpoints"].values,
+            "prevalence": out["prevalence"],
+            "mu_pos": out["mu"],
+            "sigma_pos": out["sigma"],
+            "mu_neg": np.zeros_like(out["mu"]),
+            "sigma_neg": np.ones_like(out["mu"]),
+            "cutpoints": out["cutpoints"],
         }
-    mu = out["mu"]
-    std_draws = {
-        "prevalence": out["prevalence"],
-        "mu_pos": mu,
-        "sigma_pos": out["sigma"],
-        "mu_neg": np.zeros_like(mu),
-        "sigma_neg": np.ones_like(mu),
-        "cutpoints": out["cutpoints"],
-    }
     posterior = BinormalPosterior._from_fit(
-        std_draws=std_draws,
+        std_draws=out,
         idata=idata,
         method=method,
         transform=transform,
@@ -299,10 +301,10 @@ def _fit_semiparametric(
         ci_prob=float(ci_prob),
         n=int(is_pos.size),
         ordinal=ordinal,
-        model_type="semiparametric",
+        model_type=model,
     )
-    if method == "laplace":
-        posterior.grid = out["grid"]
+    for name, value in extras.items():
+        setattr(posterior, name, value)
     if method == "nuts":
         posterior._check_diagnostics()
     return posterior
@@ -350,76 +352,6 @@ def _prepare_rank_data(
             f"{model} model needs at least two ordered categories"
         )
     return is_pos, score, ordinal_categories(is_pos, score, n_categories)
-
-
-def _fit_flexible(
-    y_true,
-    y_score,
-    *,
-    transform,
-    priors,
-    method,
-    draws,
-    chains,
-    ci_prob,
-    random_seed,
-    progressbar,
-    tune,
-    cores,
-    target_accept,
-    pos_label,
-    n_categories,
-):
-    """The flexible ROC branch of :func:`fit_binormal` (see :mod:`._flexible`)."""
-    from ._flexible import FlexiblePriors, sample_flexible_laplace
-    from ._posterior import BinormalPosterior
-
-    priors = FlexiblePriors.from_any(priors)
-    is_pos, _, ordinal = _prepare_rank_data(
-        y_true, y_score, "flexible", transform, method, draws, chains, ci_prob, pos_label,
-        n_categories,
-    )  # fmt: skip
-    rng = check_random_state(random_seed)
-    importance = None
-    if method == "laplace":
-        out = sample_flexible_laplace(
-            ordinal, priors, draws=int(draws), chains=int(chains), rng=rng
-        )
-        importance = out.pop("importance")
-        idata = None
-    else:
-        from ._model import build_flexible_model, sample_nuts
-
-        seeds = rng.integers(0, 2**31 - 1, size=int(chains)).tolist()
-        idata = sample_nuts(
-            build_flexible_model(ordinal, priors),
-            draws=int(draws),
-            chains=int(chains),
-            tune=int(tune),
-            random_seed=seeds,
-            progressbar=progressbar,
-            cores=cores,
-            target_accept=target_accept,
-        )
-        out = None
-    posterior = BinormalPosterior._from_fit(
-        std_draws=out,
-        idata=idata,
-        method=method,
-        transform=transform,
-        priors=priors,
-        location=0.0,
-        scale=1.0,
-        stats=None,
-        ci_prob=float(ci_prob),
-        n=int(is_pos.size),
-        ordinal=ordinal,
-        model_type="flexible",
-    )
-    posterior.importance = importance
-    if method == "nuts":
-        posterior._check_diagnostics()
-    return posterior
 
 
 def _check_fit_options(transform, method, draws, chains, ci_prob, priors):
@@ -475,13 +407,12 @@ def _fit_from_statistics(
         from ._model import build_model, sample_nuts
 
         model = build_model(stats_neg, stats_pos, priors)
-        seeds = rng.integers(0, 2**31 - 1, size=int(chains)).tolist()
         idata = sample_nuts(
             model,
+            rng=rng,
             draws=int(draws),
             chains=int(chains),
             tune=int(tune),
-            random_seed=seeds,
             progressbar=progressbar,
             cores=cores,
             target_accept=target_accept,

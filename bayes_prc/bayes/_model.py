@@ -61,10 +61,11 @@ def build_model(stats_neg, stats_pos, priors):
     return model
 
 
-def sample_nuts(model, *, draws, chains, tune, random_seed, progressbar, cores, target_accept):
-    """Run PyMC's NUTS; returns the ArviZ DataTree."""
+def sample_nuts(model, *, rng, draws, chains, tune, progressbar, cores, target_accept):
+    """Run PyMC's NUTS with one seed per chain drawn from ``rng``; returns the DataTree."""
     import pymc as pm
 
+    random_seed = rng.integers(0, 2**31 - 1, size=int(chains)).tolist()
     with model:
         return pm.sample(
             draws=draws,

@@ -408,13 +408,12 @@ def fit_paired_posterior(
         )
     else:
         model = build_model(stats_neg, stats_pos, prior)
-        seeds = rng.integers(0, 2**31 - 1, size=chains).tolist()
         idata = sample_nuts(
             model,
+            rng=rng,
             draws=draws,
             chains=chains,
             tune=tune,
-            random_seed=seeds,
             progressbar=progressbar,
             cores=cores,
             target_accept=target_accept,
