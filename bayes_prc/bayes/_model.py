@@ -79,11 +79,23 @@ def sample_nuts(model, *, rng, draws, chains, tune, progressbar, cores, target_a
         )
 
 
-def build_semiparametric_model(data, priors):
-    """The PyMC semiparametric binormal model (two-group ordered probit on category counts).
+def _bin_probs(z):
+    """Probabilities of the K bins of N(0, 1) between edges ``z`` (..., K - 1) (PyTensor)."""
+    import pymc as pm
+    import pytensor.tensor as pt
 
-    See :mod:`._semiparametric` for the model. ``data`` is an :class:`OrdinalData`;
-    ``priors`` a :class:`SemiparametricPriors`.
+    cdf = pm.math.invprobit(z)
+    end = pt.zeros_like(z[..., :1])
+    full = pt.concatenate([end, cdf, end + 1.0], axis=-1)
+    return full[..., 1:] - full[..., :-1]
+
+
+def _rank_model(data, priors, positives, extra_coords=None):
+    """The PyMC model shared by the rank-based models (ordered probit on category counts).
+
+    ``positives()`` is called inside the model after the prevalence: it creates the
+    positives' latent parameters (before the cutpoints) and returns a function of the
+    cutpoints giving the positives' category probabilities. Negatives are N(0, 1).
     """
     import pymc as pm
     import pytensor.tensor as pt
@@ -94,12 +106,11 @@ def build_semiparametric_model(data, priors):
     counts = data.counts
     n0, n1 = (int(v) for v in counts.sum(axis=1))
     k = data.n_categories
-    coords = {"category": np.arange(k), "cutpoint": np.arange(k - 1)}
+    coords = {"category": np.arange(k), "cutpoint": np.arange(k - 1), **(extra_coords or {})}
     init = initial_cutpoints(counts, np.array([1.0]), np.array([1.0]))[0]
     with pm.Model(coords=coords) as model:
         prevalence = pm.Beta("prevalence", priors.prevalence_alpha, priors.prevalence_beta)
-        mu = pm.Normal("mu", 0.0, priors.mu_sd)
-        sigma = pm.LogNormal("sigma", 0.0, priors.log_sigma_sd)
+        positive_probs = positives()
         cut = pm.Normal(
             "cutpoints",
             0.0,
@@ -109,17 +120,29 @@ def build_semiparametric_model(data, priors):
             initval=init,
         )
         pm.Binomial("n_pos", n=n0 + n1, p=prevalence, observed=n1)
-
-        def probs(z):
-            cdf = pm.math.invprobit(z)
-            full = pt.concatenate([pt.zeros(1), cdf, pt.ones(1)])
-            return pt.clip(full[1:] - full[:-1], 1e-300, 1.0)
-
-        pm.Multinomial("counts_neg", n=n0, p=probs(cut), observed=counts[0], dims="category")
-        pm.Multinomial(
-            "counts_pos", n=n1, p=probs((cut - mu) / sigma), observed=counts[1], dims="category"
-        )
+        for name, n, p, observed in (
+            ("counts_neg", n0, _bin_probs(cut), counts[0]),
+            ("counts_pos", n1, positive_probs(cut), counts[1]),
+        ):
+            p = pt.clip(p, 1e-300, 1.0)
+            pm.Multinomial(name, n=n, p=p, observed=observed, dims="category")
     return model
+
+
+def build_semiparametric_model(data, priors):
+    """The PyMC semiparametric binormal model (two-group ordered probit on category counts).
+
+    See :mod:`._semiparametric` for the model. ``data`` is an :class:`OrdinalData`;
+    ``priors`` a :class:`SemiparametricPriors`.
+    """
+    import pymc as pm
+
+    def positives():
+        mu = pm.Normal("mu", 0.0, priors.mu_sd)
+        sigma = pm.LogNormal("sigma", 0.0, priors.log_sigma_sd)
+        return lambda cut: _bin_probs((cut - mu) / sigma)
+
+    return _rank_model(data, priors, positives)
 
 
 def build_flexible_model(data, priors):
@@ -132,16 +155,9 @@ def build_flexible_model(data, priors):
     import pytensor.tensor as pt
     from pymc.distributions.transforms import ordered
 
-    from ._semiparametric import initial_cutpoints
-
-    counts = data.counts
-    n0, n1 = (int(v) for v in counts.sum(axis=1))
-    k = data.n_categories
     j = priors.n_components
-    coords = {"category": np.arange(k), "cutpoint": np.arange(k - 1), "component": np.arange(j)}
-    init = initial_cutpoints(counts, np.array([1.0]), np.array([1.0]))[0]
-    with pm.Model(coords=coords) as model:
-        prevalence = pm.Beta("prevalence", priors.prevalence_alpha, priors.prevalence_beta)
+
+    def positives():
         weights = pm.Dirichlet("weights", a=np.full(j, priors.weight_alpha), dims="component")
         means = pm.Normal(
             "means",
@@ -152,32 +168,11 @@ def build_flexible_model(data, priors):
             initval=np.linspace(0.0, 2.0, j) if j > 1 else np.array([1.0]),
         )
         sds = pm.LogNormal("sds", 0.0, priors.log_sd_sd, dims="component")
-        cut = pm.Normal(
-            "cutpoints",
-            0.0,
-            priors.cutpoint_sd,
-            dims="cutpoint",
-            transform=ordered,
-            initval=init,
-        )
-        pm.Binomial("n_pos", n=n0 + n1, p=prevalence, observed=n1)
 
-        def cdf_edges(z):  # z: (..., K - 1) -> (..., K + 1) with 0 and 1 at the ends
-            cdf = pm.math.invprobit(z)
-            end = pt.zeros_like(z[..., :1])
-            return pt.concatenate([end, cdf, end + 1.0], axis=-1)
+        def probs(cut):  # (J, K) per component, weighted
+            per_component = _bin_probs((cut[None, :] - means[:, None]) / sds[:, None])
+            return pt.sum(weights[:, None] * per_component, axis=0)
 
-        neg = cdf_edges(cut)
-        pos = cdf_edges((cut[None, :] - means[:, None]) / sds[:, None])  # (J, K + 1)
-        p_pos = pt.sum(weights[:, None] * (pos[:, 1:] - pos[:, :-1]), axis=0)
-        pm.Multinomial(
-            "counts_neg",
-            n=n0,
-            p=pt.clip(neg[1:] - neg[:-1], 1e-300, 1.0),
-            observed=counts[0],
-            dims="category",
-        )
-        pm.Multinomial(
-            "counts_pos", n=n1, p=pt.clip(p_pos, 1e-300, 1.0), observed=counts[1], dims="category"
-        )
-    return model
+        return probs
+
+    return _rank_model(data, priors, positives, {"component": np.arange(j)})
