@@ -128,8 +128,7 @@ def build_report(
 
     from . import __version__
     from ._ranking import average_precision_score, precision_recall_curve
-    from .bayes import fit_binormal
-    from .compare import compare_intervals, compare_operating_point
+    from .compare import _fit, compare_intervals, compare_operating_point
     from .frequentist import bootstrap_pr_band
     from .plotting import (
         APForestDisplay,
@@ -153,30 +152,15 @@ def build_report(
     n_tied = int(n - n_distinct)
 
     model_notes = []
-    method = "auto" if bayes_method in ("exact", "laplace") else bayes_method
     try:
-        post = fit_binormal(
-            is_pos,
-            score,
-            model=model,
-            transform=transform,
-            method=method,
-            random_seed=seeds[0],
-            progressbar=progressbar,
-        )
+        post = _fit(is_pos, score, None, transform, bayes_method, seeds[0], progressbar, model)
     except ValueError as err:
         if model == "parametric":
             raise
         model_notes.append(f"The rank-based model could not be fit ({err}); the parametric "
                            "binormal model is shown instead.")  # fmt: skip
-        post = fit_binormal(
-            is_pos,
-            score,
-            model="parametric",
-            transform=transform,
-            method=method,
-            random_seed=seeds[0],
-            progressbar=progressbar,
+        post = _fit(
+            is_pos, score, None, transform, bayes_method, seeds[0], progressbar, "parametric"
         )
     ap_table = compare_intervals(
         is_pos,
@@ -187,7 +171,7 @@ def build_report(
         posterior=post,
         progressbar=progressbar,
         transform=transform,
-        bayes_method=method,
+        bayes_method=bayes_method,
     )
     op_table = compare_operating_point(
         is_pos,

@@ -81,6 +81,11 @@ def _frame(rows, attrs):
 
 
 def _fit(y, s, posterior, transform, bayes_method, random_seed, progressbar, model):
+    """``posterior`` when it is a fit of ``model``, else a new fit.
+
+    ``bayes_method`` "exact" and "laplace" name the fast sampler of whichever model is
+    fit (the tables mix models), so they map to "auto"; "nuts" stays.
+    """
     if posterior is not None and getattr(posterior, "model_type", "parametric") == model:
         return posterior
     from .bayes import fit_binormal
@@ -90,7 +95,7 @@ def _fit(y, s, posterior, transform, bayes_method, random_seed, progressbar, mod
         s,
         model=model,
         transform=transform if model == "parametric" else None,
-        method=bayes_method,
+        method="auto" if bayes_method in ("exact", "laplace") else bayes_method,
         random_seed=random_seed,
         progressbar=progressbar,
     )
@@ -255,11 +260,8 @@ def compare_intervals(
 
 def _bayes_fit(is_pos, score, posterior, transform, bayes_method, seed, progressbar, model, attrs):
     """Fit one Bayesian model for the table (None, with a note, when it cannot be fit)."""
-    method = bayes_method
-    if bayes_method in ("exact", "laplace"):
-        method = "auto"
     try:
-        post = _fit(is_pos, score, posterior, transform, method, seed, progressbar, model)
+        post = _fit(is_pos, score, posterior, transform, bayes_method, seed, progressbar, model)
     except ValueError as err:
         if model == "parametric":
             raise
@@ -408,8 +410,7 @@ def compare_operating_point(
     seeds = rng.spawn(4)
     if model not in ("semiparametric", "parametric"):
         raise ValueError(f"`model` must be 'semiparametric' or 'parametric'; got {model!r}")
-    method = "auto" if bayes_method in ("exact", "laplace") else bayes_method
-    post = _fit(is_pos, score, posterior, transform, method, seeds[0], False, model)
+    post = _fit(is_pos, score, posterior, transform, bayes_method, seeds[0], False, model)
     label = "Bayesian binormal, " + ("rank-based" if model == "semiparametric" else "parametric")
     alpha = 1 - ci_prob
     rows = []
