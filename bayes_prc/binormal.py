@@ -181,6 +181,20 @@ def _expand(param, ndim):
     return np.reshape(param, np.shape(param) + (1,) * ndim)
 
 
+def _extra_ndim(batch_shape, t, per_draw):
+    """Axes of thresholds ``t`` beyond the batch: all of them, or (``per_draw``) those
+    after ``batch_shape``, each parameter draw then being evaluated at its own thresholds."""
+    if not per_draw:
+        return t.ndim
+    nb = len(batch_shape)
+    if t.shape[:nb] != batch_shape:
+        raise ValueError(
+            f"per-draw thresholds must have shape batch_shape + (...) = "
+            f"{batch_shape} + (...); got {t.shape}"
+        )
+    return t.ndim - nb
+
+
 def _as_scalar_or_array(arr):
     """Return 0-d results as numpy scalars, everything else unchanged."""
     return arr[()] if isinstance(arr, np.ndarray) and arr.ndim == 0 else arr
@@ -428,18 +442,6 @@ class Binormal:
     # curves as functions of the threshold
     # ----------------------------------------------------------------------------------
 
-    def _extra_ndim(self, t, per_draw):
-        """Axes of ``t`` beyond the batch: all of them, or those after ``batch_shape``."""
-        if not per_draw:
-            return t.ndim
-        nb = len(self.batch_shape)
-        if t.shape[:nb] != self.batch_shape:
-            raise ValueError(
-                f"per-draw thresholds must have shape batch_shape + (...) = "
-                f"{self.batch_shape} + (...); got {t.shape}"
-            )
-        return t.ndim - nb
-
     def recall(self, threshold, per_draw=False):
         """Recall (true-positive rate) ``P(X_pos >= threshold)``.
 
@@ -464,7 +466,7 @@ class Binormal:
         0.5
         """
         t = np.asarray(threshold, dtype=np.float64)
-        k = self._extra_ndim(t, per_draw)
+        k = _extra_ndim(self.batch_shape, t, per_draw)
         out = ndtr((_expand(self.mu_pos, k) - t) / _expand(self.sigma_pos, k))
         return _as_scalar_or_array(out)
 
@@ -529,7 +531,7 @@ class Binormal:
         1.0
         """
         t = np.asarray(threshold, dtype=np.float64)
-        k = self._extra_ndim(t, per_draw)
+        k = _extra_ndim(self.batch_shape, t, per_draw)
         log_r = log_ndtr((_expand(self.mu_pos, k) - t) / _expand(self.sigma_pos, k))
         log_f = log_ndtr((_expand(self.mu_neg, k) - t) / _expand(self.sigma_neg, k))
         lp = _expand(self._logit_prevalence(prevalence), k)

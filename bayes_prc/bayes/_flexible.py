@@ -59,6 +59,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special
 
+from ..binormal import _expand, _extra_ndim, _logit_precision
 from ..exceptions import ConvergenceWarning
 from ._ordinal import bin_log_probs
 from ._priors import _Priors
@@ -401,28 +402,15 @@ class FlexibleROCModel(NormalMixtureScoreModel):
         one = np.ones(prevalence.shape + (1,))
         super().__init__(weights, means, sds, one, np.zeros_like(one), one, prevalence)
 
-    def _k(self, t, per_draw):
-        if not per_draw:
-            return t.ndim
-        nb = len(self.batch_shape)
-        if t.shape[:nb] != self.batch_shape:
-            raise ValueError(
-                f"per-draw thresholds must have shape batch_shape + (...) = "
-                f"{self.batch_shape} + (...); got {t.shape}"
-            )
-        return t.ndim - nb
-
     def recall(self, threshold, per_draw=False):
         """Recall at latent thresholds (``per_draw``: shape ``batch_shape + extra``)."""
         t = np.asarray(threshold, dtype=np.float64)
-        return np.exp(self._pos.log_sf(t, self._k(t, per_draw)))
+        return np.exp(self._pos.log_sf(t, _extra_ndim(self.batch_shape, t, per_draw)))
 
     def precision(self, threshold, prevalence=None, per_draw=False):
         """Precision at latent thresholds (``per_draw`` as for :meth:`recall`)."""
-        from ..binormal import _expand, _logit_precision
-
         t = np.asarray(threshold, dtype=np.float64)
-        k = self._k(t, per_draw)
+        k = _extra_ndim(self.batch_shape, t, per_draw)
         lp = _expand(self._logit_prevalence(prevalence), k)
         z = _logit_precision(
             lp, self._pos.log_sf(t, k), self._neg.log_sf(t, k), _expand(self._tail_limit(), k)
