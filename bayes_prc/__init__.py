@@ -36,6 +36,7 @@ _LAZY = {
     "BinormalPosterior": "bayes",
     "BinormalPriors": "bayes",
     "SemiparametricPriors": "bayes",
+    "FlexiblePriors": "bayes",
     "FitCheck": "bayes",
     "fit_binormal_ovr": "bayes",
     "OvRPosterior": "bayes",

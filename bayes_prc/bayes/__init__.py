@@ -7,6 +7,7 @@ scipy, xarray and ArviZ.
 
 from ._fit import fit_binormal
 from ._fitcheck import FitCheck, fit_check
+from ._flexible import FlexiblePriors
 from ._multiclass import OvRPosterior, fit_binormal_ovr
 from ._posterior import BinormalPosterior
 from ._priors import BinormalPriors
@@ -16,6 +17,7 @@ __all__ = [
     "BinormalPosterior",
     "BinormalPriors",
     "FitCheck",
+    "FlexiblePriors",
     "SemiparametricPriors",
     "fit_check",
     "OvRPosterior",
