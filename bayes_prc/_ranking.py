@@ -1,7 +1,7 @@
 """Empirical precision-recall and ROC curves, average precision and its estimators.
 
 Pure numpy. Every function goes through :mod:`bayes_prc._validation` and the counting
-kernel :func:`bayes_prc._counting.binary_clf_counts`. Curves, orders, dtypes, warnings
+kernel :func:`bayes_prc.empirical.binary_clf_counts`. Curves, orders, dtypes, warnings
 and errors follow scikit-learn 1.9's functions of the same names, so the two can be
 swapped; values agree to floating-point round-off (tested to 1e-12, thresholds exactly).
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._counting import binary_clf_counts, positive_rank_counts
+from .empirical._counting import binary_clf_counts, positive_rank_counts
 from ._validation import (
     as_array,
     check_1d,

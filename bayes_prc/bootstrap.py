@@ -67,7 +67,7 @@ from functools import cached_property
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from ._counting import binary_clf_counts, stable_descending_order
+from .empirical._counting import binary_clf_counts, stable_descending_order
 from ._ranking import AUC_PR_ESTIMATORS, _auc_pr_validated, _pr_from_counts
 from ._validation import check_binary_target, check_random_state, validate_binary_inputs
 

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from ._counting import binary_clf_counts
+from .empirical._counting import binary_clf_counts
 from ._ranking import _binary_average_precision
 from ._validation import (
     check_1d,
