@@ -4,35 +4,41 @@ Empirical curves and average precision (numpy only), the analytic binormal model
 frequentist intervals and a Bayesian binormal fit (PyMC) whose posterior draws are pushed
 through the analytic PR curve. Heavy dependencies (PyMC, matplotlib) are imported only by
 the functions that need them, so frequentist-only use stays fast.
+
+``precision_recall_curve``, ``average_precision_score``, ``auc_pr`` and ``fit_binormal``
+also take dask input (see :mod:`bayes_prc._dispatch` and :mod:`bayes_prc.scale`); the
+other empirical functions are those of :mod:`bayes_prc.empirical`.
 """
 
 from importlib import import_module
+from typing import TYPE_CHECKING
 
-from ._ranking import (
+from ._dispatch import auc_pr, average_precision_score, precision_recall_curve
+from ._version import __version__ as __version__
+from .empirical import (
     AUC_PR_ESTIMATORS,
     FBetaResult,
     OperatingPoint,
-    auc_pr,
-    average_precision_score,
     chance_baseline,
     max_fbeta,
     precision_at_k,
     precision_at_recall,
-    precision_recall_curve,
     recall_at_precision,
     roc_auc_score,
     roc_curve,
 )
 from .exceptions import BayesPRCWarning, ConvergenceWarning, UndefinedMetricWarning
 
-__version__ = "0.1.0"
+if TYPE_CHECKING:  # static tools (and the API docs) see the cores the faces wrap
+    from .empirical import auc_pr, average_precision_score, precision_recall_curve
+
 
 # name -> submodule, imported on first access (PEP 562)
 _LAZY = {
     "Binormal": "binormal",
     "proportion_interval": "intervals",
     "ProportionInterval": "intervals",
-    "fit_binormal": "bayes",
+    "fit_binormal": "_dispatch",  # routes dask input to bayes_prc.scale
     "BinormalPosterior": "bayes",
     "BinormalPriors": "bayes",
     "SemiparametricPriors": "bayes",

@@ -8,6 +8,8 @@ value, so that a user can find the problem without reading our code.
 from __future__ import annotations
 
 import numbers
+import os
+import warnings
 
 import numpy as np
 
@@ -22,6 +24,9 @@ __all__ = [
     "type_of_target",
     "unique_labels",
     "validate_binary_inputs",
+    "check_int",
+    "check_choice",
+    "check_probability",
 ]
 
 
@@ -237,3 +242,99 @@ def validate_binary_inputs(y_true, y_score, *, pos_label=None, sample_weight=Non
     if w is not None and not np.any(w):
         raise ValueError("`sample_weight` is zero for every sample; nothing to evaluate")
     return is_pos, y_score_arr, w, pos_label
+
+
+def _check_bool(value, name):
+    """``value`` must be a Python or numpy bool (not 0/1, not a string)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"`{name}` must be True or False; got {value!r}")
+
+
+def _is_dask(x):
+    """True for dask collections and dask-backed xarray objects (never imports dask).
+
+    A look at the type's module name: such input goes to :mod:`bayes_prc.scale`, which
+    computes lazily and in parallel (see :mod:`bayes_prc._dispatch`).
+    """
+    if type(x).__module__.partition(".")[0] == "dask":
+        return True
+    data = getattr(x, "data", None) if hasattr(x, "dims") else None  # xarray.DataArray
+    return type(data).__module__.partition(".")[0] == "dask"
+
+
+_PACKAGE_DIR = os.path.dirname(__file__) + os.sep
+
+
+def _warn_at_caller(message, category):
+    """Warn at the first frame outside bayes_prc, however deep inside it the warning arises.
+
+    Public functions call each other (and :mod:`bayes_prc._dispatch` wraps some), so a
+    fixed ``stacklevel`` would point into the package for some callers.
+    """
+    warnings.warn(message, category, skip_file_prefixes=(_PACKAGE_DIR,))
+
+
+# --------------------------------------------------------------------------------------
+# options (one checker per kind; messages name the parameter and quote the value)
+# --------------------------------------------------------------------------------------
+def check_int(value, name, minimum=1):
+    """An integer (not a bool) ``>= minimum``, returned as ``int``.
+
+    Examples
+    --------
+    >>> from bayes_prc._validation import check_int
+    >>> check_int(5, "n_resamples")
+    5
+    >>> check_int(0, "n_resamples")
+    Traceback (most recent call last):
+    ...
+    ValueError: `n_resamples` must be an integer >= 1; got 0
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}")
+    if value < minimum:
+        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}")
+    return int(value)
+
+
+def check_choice(value, name, choices):
+    """One of ``choices`` (strings, and ``None`` when it is listed), compared exactly.
+
+    Examples
+    --------
+    >>> from bayes_prc._validation import check_choice
+    >>> check_choice("logit", "method", ("logit", "wald"))
+    'logit'
+    >>> check_choice("Logit", "method", ("logit", "wald"))
+    Traceback (most recent call last):
+    ...
+    ValueError: `method` must be one of ('logit', 'wald'); got 'Logit'
+    """
+    if not (value is None or isinstance(value, str)) or value not in choices:
+        raise ValueError(f"`{name}` must be one of {tuple(choices)}; got {value!r}")
+    return value
+
+
+def check_probability(value, name="confidence_level"):
+    """A real number strictly inside (0, 1) (a confidence level, a recall...), as float.
+
+    Python and numpy scalars and 0-d numeric arrays are accepted; bools, NaN and
+    anything else are not.
+
+    Examples
+    --------
+    >>> from bayes_prc._validation import check_probability
+    >>> check_probability(0.9)
+    0.9
+    >>> check_probability(1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: `confidence_level` must be a number in (0, 1); got 1.0
+    """
+    v = value
+    if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iuf":
+        v = v.item()
+    ok = isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+    if not ok or not (0.0 < float(v) < 1.0):  # NaN fails the comparison
+        raise ValueError(f"`{name}` must be a number in (0, 1); got {value!r}")
+    return float(v)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _ranking as rk
+from . import empirical
 
 __all__ = ["main", "empirical_summary", "format_summary"]
 
@@ -28,6 +28,14 @@ class CLIError(Exception):
 def empirical_summary(y_true, y_score, *, pos_label=None, n_curve_points=11):
     """Every empirical estimate of one scored data set, as a plain dict.
 
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n_samples,), or a Ranked and None
+        Binary labels and scores (validated once, :func:`bayes_prc.empirical.as_ranked`).
+    pos_label : label, default None
+    n_curve_points : int, default 11
+        About how many recall levels the ``curve`` rows cover.
+
     Returns
     -------
     dict
@@ -35,14 +43,19 @@ def empirical_summary(y_true, y_score, *, pos_label=None, n_curve_points=11):
         (name -> AUC-PR estimate), ``roc_auc``, ``max_f1`` (:class:`FBetaResult`) and
         ``curve`` (a list of (threshold, recall, precision) at about ``n_curve_points``
         recall levels).
-    """
-    from ._validation import validate_binary_inputs
 
-    is_pos, score, _, pos_label = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
-    if is_pos.all() or not is_pos.any():
+    Examples
+    --------
+    >>> from bayes_prc.cli import empirical_summary
+    >>> s = empirical_summary([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> s["n"], s["n_positive"], round(s["estimators"]["average_precision"], 4)
+    (4, 2, 0.8333)
+    """
+    r = empirical.as_ranked(y_true, y_score, pos_label=pos_label)  # validated once
+    if r.n_pos in (0, r.n_samples):
         raise ValueError("`y_true` must contain both classes for a summary")
-    estimators = {e: rk._auc_pr_validated(is_pos, score, None, e) for e in rk.AUC_PR_ESTIMATORS}
-    precision, recall, thresholds = rk.precision_recall_curve(is_pos, score)
+    estimators = {e: empirical.auc_pr(r, None, estimator=e) for e in empirical.AUC_PR_ESTIMATORS}
+    precision, recall, thresholds = empirical.precision_recall_curve(r, None)
     # a few points spread over recall (last point per recall level)
     targets = np.linspace(0, 1, n_curve_points)
     rows = []
@@ -51,19 +64,27 @@ def empirical_summary(y_true, y_score, *, pos_label=None, n_curve_points=11):
         rows.append((thresholds[i].item(), float(recall[i]), float(precision[i])))
     rows = sorted(set(rows), key=lambda r: r[1])
     return {
-        "n": int(is_pos.size),
-        "n_positive": int(is_pos.sum()),
-        "prevalence": float(is_pos.mean()),
-        "n_distinct_scores": int(np.unique(score).size),
+        "n": r.n_samples,
+        "n_positive": r.n_pos,
+        "prevalence": float(r.is_pos.mean()),
+        "n_distinct_scores": int(np.unique(r.y_score).size),
         "estimators": estimators,
-        "roc_auc": rk.roc_auc_score(is_pos, score),
-        "max_f1": rk.max_fbeta(is_pos, score),
+        "roc_auc": empirical.roc_auc_score(r, None),
+        "max_f1": empirical.max_fbeta(r, None),
         "curve": rows,
     }
 
 
 def format_summary(title, summary):
-    """Render :func:`empirical_summary` as a text table."""
+    """Render :func:`empirical_summary` as a text table.
+
+    Examples
+    --------
+    >>> from bayes_prc.cli import empirical_summary, format_summary
+    >>> text = format_summary("toy", empirical_summary([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
+    >>> text.splitlines()[0]
+    '== toy =='
+    """
     s = summary
     lines = [
         f"== {title} ==",
@@ -242,22 +263,117 @@ def _write_report(
         raise CLIError(str(err)) from None
 
 
+# --------------------------------------------------------------------------------------
+# --dask: Parquet read lazily with bayes_prc.scale (imported only here)
+# --------------------------------------------------------------------------------------
 def _read_dask(args):
-    """Lazy (is_positive, score) dask arrays of a Parquet file or directory (``--dask``)."""
-    try:
-        from . import scale
+    """Lazy ``(is_positive, score)`` dask arrays of a Parquet file or directory.
 
-        return scale, scale._cli_read(
-            args.file, args.label, args.score, args.pos_label, _parse_labels
-        )
+    Labels are matched as text: :func:`_parse_labels` (the rule of the in-memory
+    commands) is applied to their distinct values.
+    """
+    path = args.file
+    if not str(path).lower().endswith((".parquet", ".pq")) and not Path(path).is_dir():
+        raise CLIError(f"--dask reads Parquet (a .parquet file or a directory); got {path}")
+    try:
+        from .scale import read_parquet
+
+        y_raw, s = read_parquet(path, label=args.label, score=args.score)
+        values = _label_values(y_raw)
     except ImportError:
         raise CLIError("--dask needs dask: pip install 'bayes_prc[dask]'") from None
+    flags = _parse_labels(np.asarray([str(v) for v in values.tolist()]), args.pos_label)
+    positive = values[int(np.argmax(flags))]
+    return y_raw == positive, s.astype(np.float64)
+
+
+def _label_values(y):
+    """Distinct values of a dask label array (at most ``_MAX_LABELS + 1`` of them)."""
+    from .scale._blocks import _Blocks, _map_reduce, _merge_checks
+
+    blocks = _Blocks([(b, b) for b in y.to_delayed().ravel().tolist()], True, None, y.dtype)
+    info = _map_reduce(blocks, _labels_block, _merge_checks)
+    values = info["labels"]
+    if info["many_labels"]:
+        values = np.concatenate([values, values[-1:]])  # "more than two" is all that counts
+    return values
+
+
+def _labels_block(y, s, i):
+    from .scale._blocks import _MAX_LABELS, _distinct
+
+    y = np.asarray(y)
+    labels = _distinct(y)
+    return {
+        "n": int(y.shape[0]),
+        "labels": labels[:_MAX_LABELS],
+        "many_labels": labels.size > _MAX_LABELS,
+        "mismatch": None,
+        "bad": None,
+    }
+
+
+def _in_memory(y, s, what):
+    """Numpy arrays of the ``--dask`` input for the in-memory commands (up to max_exact)."""
+    from .scale._blocks import _aligned, _compute_numpy, _exact_path
+    from .scale._options import _OPTIONS
+
+    blocks = _aligned(y, s)
+    if not _exact_path(blocks):
+        raise CLIError(
+            f"{what} needs the data in memory and the file has {blocks.n:,} rows > max_exact="
+            f"{_OPTIONS['max_exact']:,}; `bayes-prc summary --dask` works at any size"
+        )
+    y, s, _ = _compute_numpy(blocks)
+    return y, s
+
+
+def _dask_summary(title, y, s, *, n_curve_points=11):
+    """Text of ``summary --dask``: the in-memory summary, or the binned one past max_exact."""
+    from .scale._binned import _binned, _check_bins, _interval_text
+    from .scale._blocks import _aligned, _compute_numpy, _exact_path
+    from .scale._options import _OPTIONS
+
+    blocks = _aligned(y, s)
+    if _exact_path(blocks):
+        y_np, s_np, _ = _compute_numpy(blocks)
+        return format_summary(title, empirical_summary(y_np, s_np))
+    bins, grid = _check_bins(None, None)
+    res = _binned(blocks, bins, grid, None)
+    if res.n_positive in (0, res.n_samples):
+        raise ValueError("`y_true` must contain both classes for a summary")
+    p, r, thr = res.precision[:-1], res.recall[:-1], res.thresholds
+    f1 = np.zeros_like(p)
+    np.divide(2 * p * r, p + r, out=f1, where=(p + r) > 0)
+    best = int(np.argmax(f1[::-1]))
+    best = f1.size - 1 - best  # highest threshold among ties
+    lines = [
+        f"== {title} ==",
+        f"n = {res.n_samples}, positives = {res.n_positive}, prevalence (chance baseline) = "
+        f"{res.n_positive / res.n_samples:.4f}",
+        f"binned: {res.n_bins} score bins ({res.grid!r} grid) because n > max_exact = "
+        f"{_OPTIONS['max_exact']}; curve points are exact, AP is bounded",
+        "",
+        f"{'AUC-PR estimator':<22}{'estimate':>10}{'exact AP in':>26}",
+        f"{'average_precision':<22}{res.average_precision:>10.4f}{_interval_text(res):>26}",
+        "",
+        f"max F1 over the bin thresholds = {f1[best]:.4f} at threshold {thr[best].item():.6g} "
+        f"(precision {p[best]:.4f}, recall {r[best]:.4f})",
+        "",
+        f"{'threshold':>14}{'recall':>10}{'precision':>11}",
+    ]
+    rows = set()
+    for target in np.linspace(0, 1, n_curve_points)[1:]:
+        i = int(np.argmin(np.abs(r - target)))
+        rows.add((thr[i].item(), float(r[i]), float(p[i])))
+    for t, rec, prec in sorted(rows, key=lambda row: row[1]):
+        lines.append(f"{t:>14.6g}{rec:>10.4f}{prec:>11.4f}")
+    return "\n".join(lines)
 
 
 def _cmd_report(args):
     if args.dask:  # read with dask; the report itself needs the data in memory
-        scale, (y, scores) = _read_dask(args)
-        y, scores = scale._cli_in_memory(y, scores, "the report")
+        y, scores = _in_memory(*_read_dask(args), "the report")
     else:
         labels, scores = _read_table(args.file, args.label, args.score)
         y = _parse_labels(labels, args.pos_label)
@@ -284,8 +400,7 @@ def _cmd_report(args):
 
 def _cmd_summary(args):
     if args.dask:  # exact summary up to max_exact rows, binned (with AP bounds) beyond
-        scale, (y, scores) = _read_dask(args)
-        print(scale._cli_summary(args.file, y, scores))
+        print(_dask_summary(args.file, *_read_dask(args)))
         return 0
     labels, scores = _read_table(args.file, args.label, args.score)
     y = _parse_labels(labels, args.pos_label)

@@ -12,7 +12,8 @@ import warnings
 
 import numpy as np
 
-from ._validation import check_random_state, validate_binary_inputs
+from ._validation import check_random_state
+from .empirical import as_ranked
 
 __all__ = [
     "compare_intervals",
@@ -175,7 +176,7 @@ def compare_intervals(
     >>> bool((table["low"] <= table["high"]).all())
     True
     """
-    from ._ranking import _auc_pr_validated
+    from .empirical import _auc_pr_validated
     from .frequentist import ap_interval
 
     ci_prob = _check_ci_prob(ci_prob)
@@ -191,7 +192,8 @@ def compare_intervals(
             "`bayes_method` must be one of ('auto', 'nuts', 'exact', 'laplace'); "
             f"got {bayes_method!r}"
         )
-    is_pos, score, _, _ = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
+    ranked = as_ranked(y_true, y_score, pos_label=pos_label)  # the one validation
+    is_pos, score = ranked.is_pos, ranked.y_score
     n_pos = int(is_pos.sum())
     rng = check_random_state(random_seed)
     seeds = rng.spawn(len(methods) + 3)
@@ -206,7 +208,7 @@ def compare_intervals(
             model = _ROW_MODEL[family]
             if model not in fits:
                 fits[model] = _bayes_fit(
-                    is_pos, score, posterior, transform, bayes_method, model_seeds[model],
+                    ranked, posterior, transform, bayes_method, model_seeds[model],
                     progressbar, model, attrs,
                 )  # fmt: skip
             post = fits[model]
@@ -224,8 +226,8 @@ def compare_intervals(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             res = ap_interval(
-                is_pos,
-                score,
+                ranked,
+                None,
                 method=method,
                 estimator=estimator,
                 confidence_level=ci_prob,
@@ -258,10 +260,10 @@ def compare_intervals(
     return _frame(rows, attrs)
 
 
-def _bayes_fit(is_pos, score, posterior, transform, bayes_method, seed, progressbar, model, attrs):
+def _bayes_fit(ranked, posterior, transform, bayes_method, seed, progressbar, model, attrs):
     """Fit one Bayesian model for the table (None, with a note, when it cannot be fit)."""
     try:
-        post = _fit(is_pos, score, posterior, transform, bayes_method, seed, progressbar, model)
+        post = _fit(ranked, None, posterior, transform, bayes_method, seed, progressbar, model)
     except ValueError as err:
         if model == "parametric":
             raise
@@ -396,13 +398,13 @@ def compare_operating_point(
     """
     import pandas as pd
 
-    from ._ranking import max_fbeta
+    from .empirical import max_fbeta
     from .frequentist import precision_interval, recall_interval
 
     ci_prob = _check_ci_prob(ci_prob)
-    is_pos, score, _, _ = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
+    ranked = as_ranked(y_true, y_score, pos_label=pos_label)  # the one validation
     if threshold is None:
-        threshold = max_fbeta(is_pos, score).threshold
+        threshold = max_fbeta(ranked, None).threshold
     elif isinstance(threshold, bool) or not np.isscalar(threshold) or not np.isfinite(threshold):
         raise ValueError(f"`threshold` must be a finite number; got {threshold!r}")
     threshold = float(threshold)
@@ -410,7 +412,7 @@ def compare_operating_point(
     seeds = rng.spawn(4)
     if model not in ("semiparametric", "parametric"):
         raise ValueError(f"`model` must be 'semiparametric' or 'parametric'; got {model!r}")
-    post = _fit(is_pos, score, posterior, transform, bayes_method, seeds[0], False, model)
+    post = _fit(ranked, None, posterior, transform, bayes_method, seeds[0], False, model)
     label = "Bayesian binormal, " + ("rank-based" if model == "semiparametric" else "parametric")
     alpha = 1 - ci_prob
     rows = []
@@ -442,8 +444,8 @@ def compare_operating_point(
     }
     for method in ("likelihood_ratio", "wilson", "clopper_pearson", "jeffreys", "bootstrap"):
         res = precision_interval(
-            is_pos,
-            score,
+            ranked,
+            None,
             threshold,
             method=method,
             confidence_level=ci_prob,
@@ -455,7 +457,7 @@ def compare_operating_point(
     post_row("recall", post.recall_at_threshold(threshold).values[..., 0])
     for method, seed in (("wilson", None), ("clopper_pearson", None), ("mc_npv", seeds[2])):
         res = recall_interval(
-            is_pos, score, threshold, method=method, confidence_level=ci_prob, random_seed=seed
+            ranked, None, threshold, method=method, confidence_level=ci_prob, random_seed=seed
         )
         rows.append(_threshold_row("recall", method, labels[method], res, ci_prob))
     df = pd.DataFrame(rows).set_index(["quantity", "method"])

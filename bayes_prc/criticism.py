@@ -44,17 +44,13 @@ import warnings
 import numpy as np
 import xarray as xr
 
-from ._validation import check_random_state, validate_binary_inputs
-from .bayes._score_models import (
-    SCORE_MODELS,
-    NormalMixtureScoreModel,
-    ScoreModelFit,
-    StudentTScoreModel,
-    class_distributions,
-    fit_score_model,
-    transform_scores,
-)
+from ._transforms import transform_scores
+from ._validation import check_random_state
+from .bayes._score_model_fit import ScoreModelFit
+from .bayes._score_models import SCORE_MODELS, fit_score_model
+from .empirical import as_ranked
 from .exceptions import BayesPRCWarning
+from .models import NormalMixtureScoreModel, StudentTScoreModel, class_distributions
 
 __all__ = [
     "NormalMixtureScoreModel",
@@ -102,14 +98,14 @@ def _check_models(models):
 
 
 def _binary_data(y_true, y_score, pos_label):
-    is_pos, score, _, _ = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
-    n_pos = int(is_pos.sum())
-    if n_pos < 2 or is_pos.size - n_pos < 2:
+    """``(ranked, is_pos, score)``: the inputs validated once (:func:`as_ranked`)."""
+    r = as_ranked(y_true, y_score, pos_label=pos_label)
+    if r.n_pos < 2 or r.n_neg < 2:
         raise ValueError(
             "`y_true` needs at least 2 positives and 2 negatives to fit per-class score "
-            f"models; got {n_pos} positive(s) out of {is_pos.size}"
+            f"models; got {r.n_pos} positive(s) out of {r.n_samples}"
         )
-    return is_pos, score.astype(np.float64)
+    return r, r.is_pos, r.y_score.astype(np.float64)
 
 
 def _logit_skip_reason(score):
@@ -243,7 +239,7 @@ def fit_score_models(
         raise ValueError(f"`tune` must be a non-negative integer; got {tune!r}")
     if not (isinstance(ci_prob, (float, int)) and 0 < ci_prob < 1):
         raise ValueError(f"`ci_prob` must be in (0, 1); got {ci_prob!r}")
-    is_pos, score = _binary_data(y_true, y_score, pos_label)
+    _, is_pos, score = _binary_data(y_true, y_score, pos_label)
     rng = check_random_state(random_seed)
     fits = {}
     for name in names:
@@ -377,7 +373,7 @@ def compare_score_models(
     import arviz as az
 
     names = _check_models(models)
-    is_pos, score = _binary_data(y_true, y_score, pos_label)
+    ranked, is_pos, score = _binary_data(y_true, y_score, pos_label)
     fits = {} if fits is None else fits
     _check_fits(fits, is_pos, score)
     skipped = {}
@@ -396,8 +392,8 @@ def compare_score_models(
     new = {}
     if missing:
         new = fit_score_models(
-            is_pos,
-            score,
+            ranked,
+            None,
             models=missing,
             draws=draws,
             chains=chains,
@@ -542,7 +538,7 @@ def score_ppc(
             "`fit` must be a BinormalPosterior (fit_binormal) or a ScoreModelFit "
             f"(fit_score_models); got {type(fit).__name__}"
         )
-    is_pos, score = _binary_data(y_true, y_score, pos_label)
+    _, is_pos, score = _binary_data(y_true, y_score, pos_label)
     if is_pos.size != fit.n or int(is_pos.sum()) != fit.n_pos:
         raise ValueError(
             f"`y_true`, `y_score` ({is_pos.size} items, {int(is_pos.sum())} positive) are "
@@ -550,7 +546,7 @@ def score_ppc(
         )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", BayesPRCWarning)  # the fit already warned on 0/1
-        t, _ = transform_scores(score, fit.transform)
+        t = transform_scores(score, fit.transform)
     rng = check_random_state(random_seed)
     neg, pos = class_distributions(fit.model)
     total = int(np.prod(fit.model.batch_shape))

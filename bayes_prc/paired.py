@@ -38,15 +38,18 @@ from typing import Any
 
 import numpy as np
 
-from .empirical._counting import binary_clf_counts
-from ._ranking import _binary_average_precision
 from ._validation import (
     check_1d,
     check_binary_target,
+    check_choice,
     check_consistent_length,
     check_finite_scores,
+    check_int,
+    check_probability,
     check_random_state,
 )
+from .empirical import Ranked, average_precision_score, precision_at_recall
+from .frequentist._engine import _paired_replicates
 from .intervals import IntervalResult
 
 __all__ = ["METHODS", "BAYES_METHODS", "PairedComparison", "compare_classifiers"]
@@ -156,18 +159,6 @@ class PairedComparison(IntervalResult):
 # --------------------------------------------------------------------------------------
 # input validation
 # --------------------------------------------------------------------------------------
-def _check_choice(value, name, choices):
-    if not (value is None or isinstance(value, str)) or value not in choices:
-        raise ValueError(f"`{name}` must be one of {choices}; got {value!r}")
-    return value
-
-
-def _check_positive_int(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"`{name}` must be a positive integer; got {value!r}")
-    return int(value)
-
-
 def _check_real(value):
     return (
         isinstance(value, numbers.Real)
@@ -178,16 +169,13 @@ def _check_real(value):
 
 def _check_level(ci_prob, confidence_level):
     pairs = (("ci_prob", ci_prob), ("confidence_level", confidence_level))
-    given = {k: v for k, v in pairs if v is not None}
-    for name, value in given.items():
-        if not (_check_real(value) and 0 < value < 1):
-            raise ValueError(f"`{name}` must be a number in (0, 1); got {value!r}")
-    if len(given) == 2 and float(ci_prob) != float(confidence_level):
+    given = {k: check_probability(v, k) for k, v in pairs if v is not None}
+    if len(given) == 2 and given["ci_prob"] != given["confidence_level"]:
         raise ValueError(
             "give `ci_prob` or `confidence_level`, not both with different values; got "
             f"ci_prob={ci_prob!r}, confidence_level={confidence_level!r}"
         )
-    return float(next(iter(given.values()))) if given else _DEFAULT_LEVEL
+    return next(iter(given.values())) if given else _DEFAULT_LEVEL
 
 
 def _check_rope(rope):
@@ -202,16 +190,12 @@ def _check_rope(rope):
     return (float(lo), float(hi))
 
 
-def _check_recall(recall):
-    if recall is None:
-        return None
-    if not (_check_real(recall) and 0 < recall < 1):
-        raise ValueError(f"`recall` must be a number in (0, 1); got {recall!r}")
-    return float(recall)
-
-
 def _compare_iv(y_true, score_a, score_b, pos_label):
-    """Validated ``(is_pos, score_a, score_b)``: 1-D, same length, finite, both classes."""
+    """The two classifiers as prepared :class:`~bayes_prc.empirical.Ranked` data.
+
+    Validated once (1-D, same length, finite, both classes), with messages naming
+    ``score_a`` / ``score_b``; the two share the labels.
+    """
     a = check_1d(score_a, "score_a")
     b = check_1d(score_b, "score_b")
     y = check_1d(y_true, "y_true")
@@ -222,67 +206,14 @@ def _compare_iv(y_true, score_a, score_b, pos_label):
         a = a.astype(np.int64)
     if b.dtype.kind == "b":
         b = b.astype(np.int64)
-    is_pos, _, _ = check_binary_target(y, pos_label)
+    is_pos, pos_label, _ = check_binary_target(y, pos_label)
     n_pos = int(is_pos.sum())
     if n_pos == 0 or n_pos == is_pos.size:
         raise ValueError(
             f"`y_true` must contain both classes to compare average precisions; got {n_pos} "
             f"positive(s) out of {is_pos.size}"
         )
-    return is_pos, a, b
-
-
-# --------------------------------------------------------------------------------------
-# resampling
-# --------------------------------------------------------------------------------------
-def _precision_at_recall(is_pos, score, w, recall):
-    """Highest precision among thresholds with recall >= ``recall`` (as
-    :func:`bayes_prc.precision_at_recall`), from the counting kernel."""
-    fps, tps, _ = binary_clf_counts(is_pos, score, w)
-    precision = tps / (tps + fps)
-    return float(precision[tps / tps[-1] >= recall].max())
-
-
-def _stratified_resample(pos_idx, neg_idx, rng):
-    """One stratified resample: positives then negatives, each drawn with replacement."""
-    return np.concatenate(
-        (
-            pos_idx[rng.integers(0, pos_idx.size, pos_idx.size)],
-            neg_idx[rng.integers(0, neg_idx.size, neg_idx.size)],
-        )
-    )
-
-
-def _paired_bootstrap(is_pos, a, b, n_resamples, rng, recall):
-    """Replicates of (AP_A, AP_B[, precision_A, precision_B]) on the same resamples."""
-    pos_idx, neg_idx = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
-    y_boot = np.zeros(is_pos.size, dtype=bool)
-    y_boot[: pos_idx.size] = True
-    out = np.empty((4 if recall is not None else 2, n_resamples))
-    for k in range(n_resamples):
-        idx = _stratified_resample(pos_idx, neg_idx, rng)
-        sa, sb = a[idx], b[idx]
-        out[0, k] = _binary_average_precision(y_boot, sa, None)
-        out[1, k] = _binary_average_precision(y_boot, sb, None)
-        if recall is not None:
-            out[2, k] = _precision_at_recall(y_boot, sa, None, recall)
-            out[3, k] = _precision_at_recall(y_boot, sb, None, recall)
-    return out
-
-
-def _bayesian_bootstrap(is_pos, a, b, n_resamples, rng, recall):
-    """Replicates under Dirichlet(1, ..., 1) item weights shared by A and B."""
-    out = np.empty((4 if recall is not None else 2, n_resamples))
-    n = is_pos.size
-    for k in range(n_resamples):
-        w = rng.standard_exponential(n)
-        w /= w.sum()  # normalized exponentials: a Dirichlet(1, ..., 1) draw
-        out[0, k] = _binary_average_precision(is_pos, a, w)
-        out[1, k] = _binary_average_precision(is_pos, b, w)
-        if recall is not None:
-            out[2, k] = _precision_at_recall(is_pos, a, w, recall)
-            out[3, k] = _precision_at_recall(is_pos, b, w, recall)
-    return out
+    return Ranked(is_pos, a, None, pos_label), Ranked(is_pos, b, None, pos_label)
 
 
 def _summary(diff, level):
@@ -445,23 +376,24 @@ def compare_classifiers(
     >>> print(f"{boot.prob_below_rope:.3f} {boot.prob_in_rope:.3f} {boot.prob_above_rope:.3f}")
     0.715 0.235 0.050
     """
-    _check_choice(method, "method", METHODS)
-    _check_choice(bayes_method, "bayes_method", BAYES_METHODS)
-    _check_choice(transform, "transform", _TRANSFORMS)
-    _check_choice(model, "model", ("semiparametric", "parametric"))
+    check_choice(method, "method", METHODS)
+    check_choice(bayes_method, "bayes_method", BAYES_METHODS)
+    check_choice(transform, "transform", _TRANSFORMS)
+    check_choice(model, "model", ("semiparametric", "parametric"))
     level = _check_level(ci_prob, confidence_level)
     rope = _check_rope(rope)
-    recall = _check_recall(recall)
-    n_resamples = _check_positive_int(n_resamples, "n_resamples")
-    draws = _check_positive_int(draws, "draws")
-    chains = _check_positive_int(chains, "chains")
+    recall = None if recall is None else check_probability(recall, "recall")
+    n_resamples = check_int(n_resamples, "n_resamples")
+    draws = check_int(draws, "draws")
+    chains = check_int(chains, "chains")
     if method == "bayes" and bayes_method == "nuts":
-        tune = _check_positive_int(tune, "tune")
+        tune = check_int(tune, "tune")
     rng = check_random_state(random_seed)
-    is_pos, a, b = _compare_iv(y_true, score_a, score_b, pos_label)
+    ranked_a, ranked_b = _compare_iv(y_true, score_a, score_b, pos_label)
+    is_pos, a, b = ranked_a.is_pos, ranked_a.y_score, ranked_b.y_score
 
-    emp_a = _binary_average_precision(is_pos, a, None)
-    emp_b = _binary_average_precision(is_pos, b, None)
+    emp_a = average_precision_score(ranked_a, None)
+    emp_b = average_precision_score(ranked_b, None)
     extra = {}
     if method == "bayes":
         from .bayes._paired import fit_paired_posterior
@@ -469,7 +401,7 @@ def compare_classifiers(
         fit_a, fit_b, fit_transform = a, b, transform
         if model == "semiparametric":
             if transform is not None:  # validated (and warned) as for the parametric fit
-                from .bayes._common import transform_scores
+                from ._transforms import transform_scores
 
                 transform_scores(a, transform, "score_a", stacklevel=3)
                 transform_scores(b, transform, "score_b", stacklevel=3)
@@ -504,8 +436,8 @@ def compare_classifiers(
             "idata": fit["idata"],
         }
     else:
-        run = _paired_bootstrap if method == "bootstrap" else _bayesian_bootstrap
-        reps = run(is_pos, a, b, n_resamples, rng, recall)
+        kind = "stratified" if method == "bootstrap" else "bayesian"
+        reps = _paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall)
         ap_a_d, ap_b_d = reps[0], reps[1]
         prec_a_d, prec_b_d = (reps[2], reps[3]) if recall is not None else (None, None)
 
@@ -526,8 +458,8 @@ def compare_classifiers(
         pdiff = prec_b_d - prec_a_d
         p_low, p_high, p_prob = _summary(pdiff, level)
         if method == "bootstrap":
-            pa = _precision_at_recall(is_pos, a, None, recall)
-            pb = _precision_at_recall(is_pos, b, None, recall)
+            pa = precision_at_recall(ranked_a, None, recall).value
+            pb = precision_at_recall(ranked_b, None, recall).value
             p_est = pb - pa
         else:
             pa, pb = float(np.mean(prec_a_d)), float(np.mean(prec_b_d))

@@ -18,17 +18,11 @@ import warnings
 
 import numpy as np
 
-from ._ranking import AUC_PR_ESTIMATORS
+from ._validation import _check_bool, check_choice, check_int, check_probability
 from .binormal import Binormal
-from .bootstrap import (
-    _check_choice,
-    _check_int,
-    _check_level,
-    _check_progressbar,
-    _estimate_weighted,
-    _Progress,
-)
+from .empirical import AUC_PR_ESTIMATORS, as_ranked, auc_pr
 from .frequentist import AP_INTERVAL_METHODS, ap_interval
+from .frequentist._resample import _check_progressbar, _Progress
 
 __all__ = ["coverage_study"]
 
@@ -56,7 +50,7 @@ def _check_methods(methods):
     if not methods:
         raise ValueError("`methods` must name at least one interval method; got ()")
     for m in methods:
-        _check_choice(m, AP_INTERVAL_METHODS, "methods")
+        check_choice(m, "methods", AP_INTERVAL_METHODS)
     if len(set(methods)) != len(methods):
         raise ValueError(f"`methods` must not repeat a method; got {methods!r}")
     return methods
@@ -167,16 +161,15 @@ def coverage_study(
         model = Binormal(1.0, 1.0, 0.0, 1.0, 0.1)
     if not isinstance(model, Binormal) or model.batch_shape != ():
         raise ValueError(f"`model` must be a single Binormal (batch_shape ()); got {model!r}")
-    n = _check_int(n, "n", 1)
-    n_rep = _check_int(n_rep, "n_rep", 1)
+    n = check_int(n, "n")
+    n_rep = check_int(n_rep, "n_rep")
     methods = _check_methods(methods)
-    estimator = _check_choice(estimator, AUC_PR_ESTIMATORS, "estimator")
-    level = _check_level(confidence_level)
-    target = _check_choice(target, TARGETS, "target")
-    n_resamples = _check_int(n_resamples, "n_resamples", 1)
+    estimator = check_choice(estimator, "estimator", AUC_PR_ESTIMATORS)
+    level = check_probability(confidence_level)
+    target = check_choice(target, "target", TARGETS)
+    n_resamples = check_int(n_resamples, "n_resamples")
     progressbar = _check_progressbar(progressbar)
-    if not isinstance(keep_intervals, (bool, np.bool_)):
-        raise ValueError(f"`keep_intervals` must be True or False; got {keep_intervals!r}")
+    _check_bool(keep_intervals, "keep_intervals")
     root = _root_seed(random_seed)
 
     n_m = len(methods)
@@ -189,18 +182,18 @@ def coverage_study(
         for r, rep_seed in enumerate(root.spawn(n_rep)):
             data_seed, *method_seeds = rep_seed.spawn(1 + len(AP_INTERVAL_METHODS))
             y, s = model.sample(n, random_seed=np.random.default_rng(data_seed))
-            is_pos = y == 1
-            n_positives[r] = int(is_pos.sum())
+            ranked = as_ranked(y, s)  # validated once, shared by every method
+            n_positives[r] = ranked.n_pos
             if n_positives[r] > 0:
-                estimates[r] = _estimate_weighted(is_pos, s, None, estimator)
+                estimates[r] = auc_pr(ranked, None, estimator=estimator)
             for i, m in enumerate(methods):
                 rng = np.random.default_rng(method_seeds[AP_INTERVAL_METHODS.index(m)])
                 try:
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
                         res = ap_interval(
-                            y,
-                            s,
+                            ranked,
+                            None,
                             method=m,
                             estimator=estimator,
                             confidence_level=level,

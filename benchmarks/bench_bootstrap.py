@@ -33,7 +33,7 @@ import numpy as np
 from sklearn.metrics import average_precision_score
 
 import bayes_prc as bp  # noqa: F401  (warm the package import)
-from bayes_prc.bootstrap import stratified_indices
+from bayes_prc.bootstrap import BYTES_PER_ITEM, DEFAULT_MEMORY_BUDGET, stratified_indices
 from bayes_prc.frequentist import ap_interval
 
 
@@ -85,7 +85,11 @@ def main(argv=None):
             return ap_interval(y, s, method="bootstrap", n_resamples=b, random_seed=seed)
 
         t_ours, res = _best(ours, args.repeat)
-        idx = stratified_indices(y, n_loop, random_seed=seed)
+        # the engine draws a block of replicates per call of the generator: replay whole
+        # blocks (documented size max(1, budget // (BYTES_PER_ITEM n))), keep the first n_loop
+        block = max(1, DEFAULT_MEMORY_BUDGET // (BYTES_PER_ITEM * n))
+        n_replay = min(b, -(-n_loop // block) * block)
+        idx = stratified_indices(y, n_replay, random_seed=seed)[:n_loop]
 
         def loop(y=y, s=s, idx=idx):
             return np.array([average_precision_score(y[i], s[i]) for i in idx])

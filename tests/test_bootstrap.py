@@ -16,6 +16,7 @@ from sklearn.metrics import average_precision_score
 
 from bayes_prc import AUC_PR_ESTIMATORS, auc_pr
 from bayes_prc import bootstrap as bs
+from bayes_prc.frequentist._resample import _block_size
 
 TOL = 1e-12
 
@@ -131,8 +132,8 @@ def test_block_size_does_not_change_the_replicates_given_the_replay(rng):
     idx = bs.stratified_indices(y, 12, random_seed=seed, memory_budget=1)
     ref = np.array([average_precision_score(y[i], s[i]) for i in idx])
     np.testing.assert_allclose(reps, ref, rtol=0, atol=TOL)
-    assert bs._block_size(y.shape[0], 1) == 1
-    assert bs._block_size(1000, bs.DEFAULT_MEMORY_BUDGET) * 1000 * bs.BYTES_PER_ITEM <= (
+    assert _block_size(y.shape[0], 1) == 1
+    assert _block_size(1000, bs.DEFAULT_MEMORY_BUDGET) * 1000 * bs.BYTES_PER_ITEM <= (
         bs.DEFAULT_MEMORY_BUDGET
     )
 

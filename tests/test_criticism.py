@@ -20,19 +20,17 @@ import xarray as xr
 from scipy import integrate, optimize, special, stats
 
 import bayes_prc as bp
-from bayes_prc.bayes._score_models import (
+from bayes_prc.criticism import (
+    PPC_THRESHOLD,
     NormalMixtureScoreModel,
     ScoreModelFit,
     StudentTScoreModel,
-    _t_log_sf,
-)
-from bayes_prc.criticism import (
-    PPC_THRESHOLD,
     compare_score_models,
     fit_score_models,
     score_ppc,
 )
 from bayes_prc.exceptions import BayesPRCWarning, ConvergenceWarning
+from bayes_prc.models._distributions import _t_log_sf
 
 NUTS = dict(draws=500, chains=2, tune=500, cores=1, progressbar=False)
 

@@ -8,7 +8,7 @@ from scipy import integrate
 
 import bayes_prc as bp
 from bayes_prc.bayes._flexible import FlexiblePriors, FlexibleROCModel
-from bayes_prc.bayes._score_models import NormalMixtureScoreModel
+from bayes_prc.models import NormalMixtureScoreModel
 
 #: the simulated population: 15% of the negatives score like the positives
 TRUE_MODEL = NormalMixtureScoreModel([1.0], [2.0], [1.0], [0.85, 0.15], [0.0, 2.0], [1.0, 1.0], 0.2)

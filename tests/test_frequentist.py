@@ -20,6 +20,7 @@ import bayes_prc.frequentist as fq
 from bayes_prc import AUC_PR_ESTIMATORS, UndefinedMetricWarning, auc_pr
 from bayes_prc import bootstrap as bs
 from bayes_prc.binormal import Binormal
+from bayes_prc.frequentist._ap import _stratified_folds
 from bayes_prc.intervals import (
     METHODS,
     ConfidenceInterval,
@@ -162,7 +163,7 @@ def test_cross_validation_interval(rng):
     # differ by at most one per class, so some subset of that shape reproduces each value
     again = fq.ap_interval(y, s, method="cross_validation", n_folds=8, random_seed=seed)
     np.testing.assert_array_equal(again.fold_estimates, f)
-    fold = fq._stratified_folds(y == 1, 8, np.random.default_rng(seed))
+    fold = _stratified_folds(y == 1, 8, np.random.default_rng(seed))
     for k in range(8):
         counts = np.bincount(y[fold == k], minlength=2)
         assert abs(counts[1] - y.sum() / 8) < 1 and abs(counts[0] - (y == 0).sum() / 8) < 1

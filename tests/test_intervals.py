@@ -309,9 +309,18 @@ def test_result_object():
             r"confidence_level.*\(0, 1\).*1\.0",
         ),
         ({"successes": 1, "trials": 5, "confidence_level": 0}, r"confidence_level.*got 0"),
-        ({"successes": 1, "trials": 5, "confidence_level": [0.9]}, r"confidence_level.*scalar"),
-        ({"successes": 1, "trials": 5, "method": "wils"}, r"Unknown method 'wils'.*'wilson'"),
-        ({"successes": 1, "trials": 5, "method": "beta"}, r"valid methods are: 'wald', 'wilson'"),
+        (
+            {"successes": 1, "trials": 5, "confidence_level": [0.9]},
+            r"`confidence_level` must be a number in \(0, 1\); got \[0\.9\]",
+        ),
+        (
+            {"successes": 1, "trials": 5, "method": "wils"},
+            r"`method` must be one of .*'wilson'.*'wils'",
+        ),
+        (
+            {"successes": 1, "trials": 5, "method": "beta"},
+            r"one of \('wald', 'wilson', .*got 'beta'",
+        ),
     ],
 )
 def test_proportion_interval_validation(kwargs, match):
@@ -327,5 +336,7 @@ def test_estimate_n_validation(func):
         func(0.5, -3)
     with pytest.raises(ValueError, match=r"estimate must be finite"):
         func(np.nan, 10)
-    with pytest.raises(ValueError, match=r"confidence_level must be in \(0, 1\)"):
+    with pytest.raises(
+        ValueError, match=r"`confidence_level` must be a number in \(0, 1\); got 95"
+    ):
         func(0.5, 10, confidence_level=95)

@@ -508,8 +508,8 @@ def test_validation_nan_names_the_score(rng, name):
         ({"ci_prob": 1.5}, r"`ci_prob` must be a number in \(0, 1\)"),
         ({"confidence_level": 0}, r"`confidence_level` must be a number in \(0, 1\)"),
         ({"ci_prob": 0.9, "confidence_level": 0.8}, r"give `ci_prob` or `confidence_level`"),
-        ({"n_resamples": 0}, r"`n_resamples` must be a positive integer; got 0"),
-        ({"draws": 2.5}, r"`draws` must be a positive integer"),
+        ({"n_resamples": 0}, r"`n_resamples` must be an integer >= 1; got 0"),
+        ({"draws": 2.5}, r"`draws` must be an integer >= 1; got 2.5"),
         ({"random_seed": "x"}, r"`random_seed` must be"),
     ],
 )

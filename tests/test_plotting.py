@@ -36,8 +36,15 @@ from bayes_prc.plotting import (  # noqa: E402
     ScorePPCDisplay,
     ThresholdColoredPRDisplay,
     ThresholdCurvesDisplay,
-    _displays,
+    _ap_forest,
+    _multiclass,
+    _pr,
+    _predictive,
+    _roc,
+    _score_ppc,
     _summary,
+    _threshold_colored,
+    _threshold_curves,
     plot_posterior_summary,
 )
 
@@ -116,6 +123,36 @@ def test_import_loads_neither_matplotlib_nor_pymc():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_plotting_computes_no_statistics():
+    """Displays draw arrays; bands, densities and histograms come from the result objects.
+
+    No plotting module imports scipy, PyMC, ArviZ or a bayes_prc.bayes internal, and none
+    calls a quantile, KDE or histogram function (the per-class AP display of a
+    one-vs-rest fit is the one exception left: see ``_multiclass``).
+    """
+    import ast
+    from pathlib import Path
+
+    import bayes_prc.plotting as plotting
+
+    for path in sorted(Path(plotting.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [("." * node.level) + (node.module or "")]
+            else:
+                continue
+            for name in names:
+                assert name.split(".")[0] not in ("scipy", "pymc", "arviz"), (path.name, name)
+                assert not name.startswith(("..bayes", "bayes_prc.bayes")), (path.name, name)
+        text = path.read_text()
+        if path.name != "_multiclass.py":
+            for call in ("quantile(", "percentile(", "gaussian_kde", "histogram("):
+                assert call not in text, (path.name, call)
 
 
 # --------------------------------------------------------------------------- PR curve
@@ -454,7 +491,20 @@ def test_plot_posterior_summary(post, data):
 
 
 # --------------------------------------------------------------------------- docstrings
-@pytest.mark.parametrize("module", [_displays, _summary], ids=["displays", "summary"])
+DISPLAY_MODULES = [
+    _pr,
+    _predictive,
+    _threshold_colored,
+    _threshold_curves,
+    _ap_forest,
+    _roc,
+    _score_ppc,
+    _multiclass,
+    _summary,
+]
+
+
+@pytest.mark.parametrize("module", DISPLAY_MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[1])
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0

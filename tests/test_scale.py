@@ -22,7 +22,7 @@ distributed = pytest.importorskip("dask.distributed")
 
 import bayes_prc as bp  # noqa: E402
 from bayes_prc import UndefinedMetricWarning, scale  # noqa: E402
-from bayes_prc._ranking import _is_dask  # noqa: E402
+from bayes_prc._validation import _is_dask  # noqa: E402
 from bayes_prc.bayes._priors import sufficient_statistics  # noqa: E402
 from bayes_prc.scale import BinnedCurveWarning, binned_pr_curve  # noqa: E402
 
@@ -262,7 +262,7 @@ def test_class_statistics_equal_numpy(client, data):
 
 @pytest.mark.parametrize("transform", ["logit", "probit"])
 def test_class_statistics_with_transform_and_exact_0_1(client, data, transform):
-    from bayes_prc.bayes._common import transform_scores
+    from bayes_prc._transforms import transform_scores
 
     y, s = data
     prob = 1 / (1 + np.exp(-s))

@@ -1,56 +1,45 @@
-"""Pieces shared by the Bayesian models: score transforms and MCMC diagnostics."""
+"""Pieces shared by the Bayesian models: argument checks, MCMC diagnostics, curve summaries.
+
+The score transforms (logit, probit) are in :mod:`bayes_prc._transforms`.
+"""
 
 from __future__ import annotations
 
 import warnings
 
 import numpy as np
-from scipy import special
 
-from ..exceptions import BayesPRCWarning, ConvergenceWarning
+from ..exceptions import ConvergenceWarning
 
 __all__ = [
-    "transform_scores",
+    "DEFAULT_RECALL",
+    "check_prob",
+    "check_unit_grid",
     "convergence_diagnostics",
     "warn_if_unreliable",
     "add_curve_summaries",
     "simultaneous_band",
 ]
 
+#: Default recall grid of PR bands: 201 equally spaced points in [0, 1].
+DEFAULT_RECALL = np.linspace(0.0, 1.0, 201)
 
-def transform_scores(score, transform, name="y_score", stacklevel=4):
-    """Scores on the scale where a model is fit (None, "logit" or "probit").
 
-    Probabilities must be in [0, 1]; exact 0 and 1 are moved just inside the interior
-    scores (so their ranks, and the empirical curve, are unchanged) with a warning.
-    Errors name the parameter ``name``.
-    """
-    s = np.asarray(score, dtype=np.float64)
-    if transform is None:
-        return s
-    bad = (s < 0) | (s > 1)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"`transform`={transform!r} needs probabilities in [0, 1]; `{name}` has "
-            f"{float(s[i])!r} at index {i}"
-        )
-    at_edge = (s == 0) | (s == 1)
-    if at_edge.any():
-        interior = s[~at_edge]
-        gaps = [1e-6]
-        if interior.size:
-            gaps += [interior.min() / 2, (1 - interior.max()) / 2]
-        eps = max(min(gaps), 1e-12)
-        warnings.warn(
-            f"{int(at_edge.sum())} score(s) of `{name}` are exactly 0 or 1; for the "
-            f"{transform} transform they are moved to {eps:.3g} and 1 - {eps:.3g} (their "
-            "ranks, and so the empirical curve, are unchanged)",
-            BayesPRCWarning,
-            stacklevel=stacklevel,
-        )
-        s = np.clip(s, eps, 1 - eps)
-    return special.logit(s) if transform == "logit" else special.ndtri(s)
+def check_prob(value, name):
+    """``value`` as a float if it is a probability in (0, 1), else a ValueError naming ``name``."""
+    if not (isinstance(value, (float, int, np.floating)) and 0 < value < 1):
+        raise ValueError(f"`{name}` must be in (0, 1); got {value!r}")
+    return float(value)
+
+
+def check_unit_grid(values, name, default=None):
+    """A 1-D float grid of values in [0, 1] (``default`` when ``values`` is None)."""
+    if values is None:
+        return default
+    arr = np.atleast_1d(np.asarray(values, dtype=np.float64))
+    if arr.ndim != 1 or not np.all(np.isfinite(arr)) or arr.min() < 0 or arr.max() > 1:
+        raise ValueError(f"`{name}` must be a 1-D array of values in [0, 1]; got {values!r}")
+    return arr
 
 
 def convergence_diagnostics(idata, var_names):
@@ -73,8 +62,11 @@ def convergence_diagnostics(idata, var_names):
     }
 
 
-def warn_if_unreliable(diagnostics, chains, stacklevel=4):
-    """Warn (:class:`ConvergenceWarning`) naming each bad diagnostic; returns the list."""
+def warn_if_unreliable(diagnostics, chains, stacklevel=4, what="the NUTS fit"):
+    """Warn (:class:`ConvergenceWarning`) naming each bad diagnostic; returns the list.
+
+    The message starts with ``what`` (e.g. ``"the NUTS fit of score model 'bi_t'"``).
+    """
     d = diagnostics
     problems = []
     if chains > 1 and d["max_rhat"] > 1.01:
@@ -87,7 +79,7 @@ def warn_if_unreliable(diagnostics, chains, stacklevel=4):
         problems.append(f"{d['n_divergent']} divergent transition(s)")
     if problems:
         warnings.warn(
-            "the NUTS fit may not be reliable: " + "; ".join(problems),
+            f"{what} may not be reliable: " + "; ".join(problems),
             ConvergenceWarning,
             stacklevel=stacklevel,
         )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ranking import _is_dask
-from .._validation import check_random_state, validate_binary_inputs
-from ._common import transform_scores
+from .._transforms import transform_scores
+from .._validation import _is_dask, check_random_state
+from ..empirical import as_ranked
 from ._ordinal import ordinal_categories
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
 from ._semiparametric import SemiparametricPriors, sample_semiparametric_grid
@@ -168,27 +168,9 @@ def fit_binormal(
             "`method`='laplace' is the fast sampler of model='semiparametric'; the "
             "parametric model uses 'exact' (or 'nuts')"
         )
-    if _is_dask(y_true) or _is_dask(y_score):  # lazy one-pass statistics: bayes_prc.scale
-        from ..scale import _dask_fit_binormal
-
-        return _dask_fit_binormal(
-            y_true,
-            y_score,
-            transform=transform,
-            priors=priors,
-            method=method,
-            draws=draws,
-            chains=chains,
-            ci_prob=ci_prob,
-            random_seed=random_seed,
-            progressbar=progressbar,
-            tune=tune,
-            cores=cores,
-            target_accept=target_accept,
-            pos_label=pos_label,
-        )
     priors = _check_fit_options(transform, method, draws, chains, ci_prob, priors)
-    is_pos, score, _, _ = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
+    ranked = as_ranked(y_true, y_score, pos_label=pos_label)
+    is_pos, score = ranked.is_pos, ranked.y_score
     n_pos = int(is_pos.sum())
     if n_pos == 0 or n_pos == is_pos.size:
         raise ValueError(
@@ -335,7 +317,8 @@ def _prepare_rank_data(
             f"model='{model}' needs in-memory arrays (it sorts the scores); "
             "compute them first or use model='parametric' for one-pass dask statistics"
         )
-    is_pos, score, _, _ = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
+    ranked = as_ranked(y_true, y_score, pos_label=pos_label)
+    is_pos, score = ranked.is_pos, ranked.y_score
     n_pos = int(is_pos.sum())
     if n_pos < 2 or n_pos > is_pos.size - 2:
         raise ValueError(

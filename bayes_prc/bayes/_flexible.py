@@ -59,11 +59,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special
 
-from ..binormal import _expand, _extra_ndim, _logit_precision
 from ..exceptions import ConvergenceWarning
+from ..models import NormalMixtureScoreModel
+from ..models._common import _expand, _extra_ndim, _logit_precision
 from ._ordinal import bin_log_probs
 from ._priors import _Priors
-from ._score_models import NormalMixtureScoreModel
 
 __all__ = [
     "FlexiblePriors",

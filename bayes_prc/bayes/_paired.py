@@ -70,8 +70,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .._transforms import transform_scores
 from ..binormal import Binormal
-from ._common import convergence_diagnostics, transform_scores, warn_if_unreliable
+from ._common import convergence_diagnostics, warn_if_unreliable
 from ._model import sample_nuts
 
 __all__ = [

@@ -413,7 +413,7 @@ class BinormalPosterior:
             function (precision at the highest threshold whose recall reaches the grid
             value); ``average_precision`` with dim (curve,); ``n_pos`` (curve,).
         """
-        from .._ranking import average_precision_score, precision_recall_curve
+        from ..empirical import average_precision_score, precision_recall_curve
 
         if self.model_type == "flexible":
             raise NotImplementedError("`predictive_curves` is not available for model='flexible'")
@@ -548,3 +548,138 @@ class BinormalPosterior:
         d = self.diagnostics()
         warn_if_unreliable(d, self.idata["posterior"].sizes["chain"], stacklevel=4)
         return d
+
+    # ------------------------------------------------------------ summaries for display
+    def roc_band(self, fpr=None, ci_prob=None):
+        """Pointwise equal-tailed credible band of the binormal ROC curve.
+
+        Per draw ``tpr = Phi((mu_pos - mu_neg + sigma_neg * ndtri(fpr)) / sigma_pos)``
+        (Dorfman & Alf 1969; Metz 1978). ``fpr`` defaults to 201 even points plus 30
+        log-spaced points in [1e-4, 0.02]; ``ci_prob`` to the fit's.
+
+        Returns
+        -------
+        xarray.Dataset
+            ``lower``, ``median``, ``upper`` over dim ``fpr``; attrs ``ci_prob``, ...
+
+        Examples
+        --------
+        >>> import bayes_prc as bp
+        >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
+        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
+        >>> post.roc_band(fpr=[0.0, 0.1, 1.0])["median"].values.round(3).tolist()
+        [0.0, 0.399, 1.0]
+        """
+        from ._summaries import roc_band
+
+        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
+        return roc_band(self, fpr, prob)
+
+    def threshold_band(self, thresholds=None, *, n_thresholds=201, ci_prob=None, y_score=None):
+        """Precision and recall against the score threshold, median and equal-tailed band.
+
+        Per draw, the binormal precision and recall of ``score >= t`` (Brodersen et al.
+        2010). ``thresholds`` (original score scale) default to ``n_thresholds`` points
+        spanning both fitted classes (parametric: posterior median mean +- 3.5 sd, evenly
+        spaced on the fitted scale; rank-based: the median thresholds at recall 0.999 and
+        0.001), widened to cover the observed scores ``y_score`` if given.
+
+        Returns
+        -------
+        xarray.Dataset
+            ``lower``, ``median``, ``upper`` with dims (quantity, threshold), quantity
+            ``["precision", "recall"]``.
+
+        Examples
+        --------
+        >>> import bayes_prc as bp
+        >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
+        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
+        >>> band = post.threshold_band([0.0, 1.0], ci_prob=0.9)
+        >>> band["median"].sel(quantity="recall").values.round(2).tolist()
+        [0.87, 0.51]
+        """
+        from ._summaries import threshold_band
+
+        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
+        return threshold_band(self, thresholds, n_thresholds, prob, y_score)
+
+    def ap_density(self, prevalence=None, *, bw_method=None, n_points=512):
+        """Posterior density of the AP: Gaussian KDE of the draws, reflected at 0 and 1.
+
+        The kernel mass past 0 or 1 is reflected back (Schuster 1985), so the density
+        integrates to 1 over [0, 1]. ``prevalence`` as in :meth:`average_precision`;
+        ``bw_method`` of :class:`scipy.stats.gaussian_kde`; ``n_points`` grid points
+        spanning the draws +- 3 bandwidths.
+
+        Returns
+        -------
+        xarray.DataArray
+            ``density`` over dim ``average_precision``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import bayes_prc as bp
+        >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
+        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
+        >>> dens = post.ap_density()
+        >>> round(float(np.trapezoid(dens.values, dens["average_precision"].values)), 2)
+        1.0
+        """
+        from ._summaries import ap_density
+
+        return ap_density(self, prevalence, bw_method, n_points)
+
+    def score_density(self, x, *, ci_prob=None, n_draws=None, random_seed=None):
+        """Posterior predictive density of each class's scores at ``x`` (fitted scale).
+
+        The mixture over draws (a random subset of ``n_draws``, if given) of each class's
+        normal density, with a pointwise equal-tailed band of the per-draw densities,
+        for a graphical posterior predictive check (Gelman, Meng & Stern 1996; Gabry et
+        al. 2019) against :meth:`score_histograms`. Parametric fits only.
+
+        Returns
+        -------
+        xarray.Dataset
+            ``density``, ``lower``, ``upper`` with dims (class, score), class
+            ``["neg", "pos"]``.
+
+        Examples
+        --------
+        >>> import bayes_prc as bp
+        >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
+        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
+        >>> dict(post.score_density([-1.0, 0.0, 1.0])["density"].sizes)
+        {'class': 2, 'score': 3}
+        """
+        from ._summaries import score_density
+
+        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
+        return score_density(self, x, prob, n_draws, random_seed)
+
+    def score_histograms(self, y_true, y_score=None, *, bins="auto", pos_label=None):
+        """Density histograms of each class's observed scores on the fitted scale.
+
+        The fit's transform is applied (exact 0 and 1 moved inside, as in the fit); both
+        classes share the :func:`numpy.histogram_bin_edges` ``bins``. ``y_true`` may be a
+        ``Ranked`` (with ``y_score=None``). Parametric fits only.
+
+        Returns
+        -------
+        xarray.Dataset
+            ``density`` with dims (class, bin), class ``["neg", "pos"]``, and
+            ``bin_edges`` over dim ``edge``.
+
+        Examples
+        --------
+        >>> import bayes_prc as bp
+        >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
+        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
+        >>> hist = post.score_histograms(y, s, bins=10)
+        >>> hist.sizes["bin"], hist.sizes["edge"]
+        (10, 11)
+        """
+        from ._summaries import score_histograms
+
+        return score_histograms(self, y_true, y_score, bins, pos_label)

@@ -1,16 +1,58 @@
 """Empirical layer (numpy only): the counting kernel, the prepared :class:`Ranked` input,
 curves, average precision and its estimators, operating points.
 
-Nothing here imports scipy-based models, PyMC, arviz, pandas, matplotlib or dask.
+Every public function taking ``(y_true, y_score, ...)`` validates once through
+:func:`as_ranked`, so a :class:`Ranked` may be passed as ``y_true`` (with
+``y_score=None``) to reuse the validation, the order and the counts:
+
+>>> import bayes_prc.empirical as emp
+>>> r = emp.as_ranked([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+>>> round(emp.average_precision_score(r, None), 4), emp.max_fbeta(r, None).threshold
+(0.8333, 0.35)
+
+Nothing here imports scipy-based models, PyMC, arviz, pandas, matplotlib or dask; dask
+input goes through the top-level faces (:mod:`bayes_prc._dispatch`).
 """
 
+# `_name as _name`: private helpers re-exported for the layers above (bootstrap, paired,
+# compare, scale, cli, _dispatch)
+from ._ap import _RECALL_GROUP_ESTIMATORS as _RECALL_GROUP_ESTIMATORS
+from ._ap import AUC_PR_ESTIMATORS, auc_pr, average_precision_score
+from ._ap import _auc_pr_validated as _auc_pr_validated
+from ._ap import _binary_average_precision as _binary_average_precision
+from ._ap import _check_estimator as _check_estimator
+from ._ap import _recall_group_area as _recall_group_area
 from ._counting import binary_clf_counts, positive_rank_counts, stable_descending_order
+from ._curves import _pr_from_counts as _pr_from_counts
+from ._curves import precision_recall_curve, roc_auc_score, roc_curve
+from ._operating import (
+    FBetaResult,
+    OperatingPoint,
+    chance_baseline,
+    max_fbeta,
+    precision_at_k,
+    precision_at_recall,
+    recall_at_precision,
+)
 from ._ranked import Ranked, as_ranked
 
 __all__ = [
+    "AUC_PR_ESTIMATORS",
+    "FBetaResult",
+    "OperatingPoint",
     "Ranked",
     "as_ranked",
+    "auc_pr",
+    "average_precision_score",
     "binary_clf_counts",
+    "chance_baseline",
+    "max_fbeta",
     "positive_rank_counts",
+    "precision_at_k",
+    "precision_at_recall",
+    "precision_recall_curve",
+    "recall_at_precision",
+    "roc_auc_score",
+    "roc_curve",
     "stable_descending_order",
 ]

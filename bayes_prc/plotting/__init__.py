@@ -12,17 +12,15 @@ notebook display ``disp.figure_``, elsewhere ``disp.figure_.savefig(...)``, or p
 ``ax=`` from your own ``plt.subplots()``.
 """
 
-from ._displays import (
-    APForestDisplay,
-    PRCurveDisplay,
-    PredictiveCurvesDisplay,
-    ROCCurveDisplay,
-    ScorePPCDisplay,
-    ThresholdColoredPRDisplay,
-    ThresholdCurvesDisplay,
-)
+from ._ap_forest import APForestDisplay
 from ._multiclass import PerClassAPDisplay
+from ._pr import PRCurveDisplay
+from ._predictive import PredictiveCurvesDisplay
+from ._roc import ROCCurveDisplay
+from ._score_ppc import ScorePPCDisplay
 from ._summary import plot_posterior_summary
+from ._threshold_colored import ThresholdColoredPRDisplay
+from ._threshold_curves import ThresholdCurvesDisplay
 
 __all__ = [
     "APForestDisplay",

@@ -1,8 +1,9 @@
-"""Helpers shared by the display objects: axes creation, array checks, band arrays.
+"""Helpers shared by the display objects: axes creation, array checks, styles, data.
 
 Nothing here imports matplotlib at module level; :func:`get_axes` imports it when a
-display is drawn. The helpers that prepare arrays (:func:`eti`, :func:`to_fitted_scale`)
-are used by the ``from_*`` constructors only, never by ``plot``.
+display is drawn. Nothing here computes a statistic: the ``from_*`` constructors get
+every band, density and histogram from the result objects (``BinormalPosterior.pr_band``,
+``roc_band``, ``threshold_band``, ...) and the empirical functions.
 """
 
 from __future__ import annotations
@@ -12,17 +13,29 @@ import numpy as np
 from .._validation import as_array
 
 __all__ = [
+    "POSTERIOR_COLOR",
+    "EMPIRICAL_COLOR",
+    "BOOTSTRAP_COLOR",
+    "BASELINE_COLOR",
+    "CLASS_COLORS",
     "get_axes",
     "float_1d",
     "optional_1d",
     "check_same_length",
+    "check_pair",
     "band_arrays",
-    "eti",
     "percent",
     "merge",
-    "to_fitted_scale",
-    "to_original_scale",
+    "unit_axes",
+    "default_recall_grid",
 ]
+
+POSTERIOR_COLOR = "C0"
+EMPIRICAL_COLOR = "black"
+BOOTSTRAP_COLOR = "C1"
+BASELINE_COLOR = "0.45"
+CLASS_COLORS = {"neg": "C0", "pos": "C3"}
+UNIT_LIMITS = (0.0, 1.02)
 
 
 def get_axes(ax, figsize=None):
@@ -61,6 +74,12 @@ def check_same_length(**arrays):
         raise ValueError(f"these arrays must have the same length: {listed}")
 
 
+def check_pair(a, b, names):
+    """Raise unless ``a`` and ``b`` are both given or both None."""
+    if (a is None) != (b is None):
+        raise ValueError(f"`{names[0]}` and `{names[1]}` must be given together")
+
+
 def band_arrays(band, name, x_name="recall"):
     """``(x, lower, upper)`` of a band given as a Dataset, a mapping or a 3-tuple.
 
@@ -86,13 +105,6 @@ def band_arrays(band, name, x_name="recall"):
     return x, lower, upper
 
 
-def eti(draws, prob):
-    """Pointwise equal-tailed interval and median over the first axis of ``draws``."""
-    alpha = 1.0 - prob
-    lower, median, upper = np.quantile(draws, [alpha / 2, 0.5, 1 - alpha / 2], axis=0)
-    return lower, median, upper
-
-
 def percent(prob):
     """``0.94 -> '94%'``, ``0.945 -> '94.5%'``."""
     return f"{100 * float(prob):.4g}%"
@@ -106,22 +118,16 @@ def merge(defaults, overrides):
     return out
 
 
-def to_fitted_scale(t, transform):
-    """Original-scale scores/thresholds to the scale the binormal model was fit on."""
-    from scipy import special
-
-    t = np.asarray(t, dtype=np.float64)
-    if transform is None:
-        return t
-    with np.errstate(divide="ignore"):
-        return special.logit(t) if transform == "logit" else special.ndtri(t)
+def unit_axes(ax, xlabel, ylabel):
+    """Label the axes and set both limits to [0, 1.02] with equal aspect."""
+    ax.set(xlabel=xlabel, ylabel=ylabel, xlim=UNIT_LIMITS, ylim=UNIT_LIMITS, aspect="equal")
 
 
-def to_original_scale(t, transform):
-    """Fitted-scale thresholds back to the original score scale."""
-    from scipy import special
+def default_recall_grid():
+    """201-point recall grid without recall 0.
 
-    t = np.asarray(t, dtype=np.float64)
-    if transform is None:
-        return t
-    return special.expit(t) if transform == "logit" else special.ndtr(t)
+    At recall 0 the binormal precision is a limit that is 0 or 1 depending on the sign
+    of ``sigma_pos - sigma_neg``; its posterior median and band there are 0/1 jumps that
+    would draw a misleading vertical segment on the precision axis.
+    """
+    return np.linspace(0.0, 1.0, 201)[1:]

@@ -76,7 +76,7 @@ class PerClassAPDisplay:
         ``y_true``/``y_score`` (optional) add the empirical per-class APs (as
         :func:`bayes_prc.average_precision_score` with ``average=None``).
         """
-        from .._ranking import average_precision_score
+        from ..empirical import average_precision_score
 
         per = ovr.average_precision()  # (chain, draw, class)
         flat = per.values.reshape(-1, per.sizes["class"])

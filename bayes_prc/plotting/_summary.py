@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from ._displays import (
-    APForestDisplay,
-    PRCurveDisplay,
-    PredictiveCurvesDisplay,
-    ROCCurveDisplay,
-    ScorePPCDisplay,
-    ThresholdCurvesDisplay,
-)
+from ._ap_forest import APForestDisplay
+from ._pr import PRCurveDisplay
+from ._predictive import PredictiveCurvesDisplay
+from ._roc import ROCCurveDisplay
+from ._score_ppc import ScorePPCDisplay
+from ._threshold_curves import ThresholdCurvesDisplay
 
 __all__ = ["plot_posterior_summary"]
 

@@ -1,0 +1,188 @@
+"""The evaluation report: one self-contained HTML file (and optionally Markdown).
+
+Presentation only: everything shown is computed by :mod:`bayes_prc.compare`,
+:mod:`bayes_prc.frequentist`, :mod:`bayes_prc.criticism`, the Bayesian fit and the
+display objects of :mod:`bayes_prc.plotting`. Three steps: ``_compute`` validates the
+data once and runs every computation once, collecting the warnings the report lists;
+``_figures`` draws the figures, embedded as inline SVG so the file needs no network or
+other file to be viewed; ``_render`` writes the HTML and Markdown text, HTML-escaping
+every user-supplied string (title, file and column names, labels). The file is written
+to a temporary file in the target directory and renamed into place, so a failed run
+leaves no partial report.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from ._compute import compute_report
+from ._figures import report_figures
+from ._render import render_html, render_markdown
+
+__all__ = ["report", "build_report"]
+
+
+def build_report(
+    y_true,
+    y_score,
+    *,
+    title=None,
+    transform=None,
+    pos_label=None,
+    random_seed=None,
+    n_resamples=2000,
+    ci_prob=0.95,
+    bayes_method="auto",
+    progressbar=False,
+    source=None,
+    score_models=False,
+    model="semiparametric",
+):
+    """Compute everything the report shows; returns ``(html_text, markdown_text)``.
+
+    See :func:`report` for the parameters.
+    """
+    data = compute_report(
+        y_true,
+        y_score,
+        transform=transform,
+        pos_label=pos_label,
+        random_seed=random_seed,
+        n_resamples=n_resamples,
+        ci_prob=ci_prob,
+        bayes_method=bayes_method,
+        progressbar=progressbar,
+        score_models=score_models,
+        model=model,
+    )
+    svgs = report_figures(data, ci_prob)
+    title = title or "Precision-recall evaluation report"
+    html_text = render_html(
+        data,
+        svgs,
+        title=title,
+        source=source,
+        ci_prob=ci_prob,
+        n_resamples=n_resamples,
+        random_seed=random_seed,
+    )
+    return html_text, render_markdown(data, title=title, ci_prob=ci_prob)
+
+
+def _atomic_write(path, text, force):
+    path = Path(path)
+    if path.exists() and not force:
+        raise FileExistsError(f"{path} exists; pass force=True (--force) to overwrite it")
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise FileNotFoundError(f"directory {directory} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def report(
+    y_true,
+    y_score,
+    path,
+    *,
+    title=None,
+    transform=None,
+    pos_label=None,
+    random_seed=None,
+    n_resamples=2000,
+    ci_prob=0.95,
+    bayes_method="auto",
+    markdown_path=None,
+    force=False,
+    progressbar=False,
+    source=None,
+    score_models=False,
+    model="semiparametric",
+):
+    """Write the evaluation report: one self-contained HTML file.
+
+    Sections: data summary (n, positives, prevalence, ties), warnings (fit diagnostics,
+    posterior predictive check of the score distributions, small samples), how to read
+    the report, the PR curve with posterior and bootstrap bands, the AP comparison table
+    (:func:`compare_intervals`) with the AP posterior forest plot, the operating-point
+    table (:func:`compare_operating_point`) with precision/recall-vs-threshold curves,
+    predictive curves, the ROC band, and the score check with the ArviZ summary.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n_samples,)
+    path : str or Path
+        The HTML file to write. An existing file is not overwritten unless ``force``.
+    title : str, optional
+    transform : {None, "logit", "probit"}
+        Score transform for the binormal fit (use "logit" for probabilities).
+    pos_label : label, optional
+    random_seed : int, Generator or None
+    n_resamples : int, default 2000
+    ci_prob : float, default 0.95
+    bayes_method : {"auto", "nuts", "exact", "laplace"}, default "auto"
+        Sampler of the Bayesian fits: each model's fast sampler, or PyMC's NUTS.
+    model : {"semiparametric", "parametric"}, default "semiparametric"
+        The Bayesian model drawn in the figures (:func:`fit_binormal`); the AP table has
+        rows of both. With fewer than 2 positives the parametric model is used, with a
+        note in the warnings.
+    markdown_path : str or Path, optional
+        Also write a Markdown version (tables and warnings, no figures).
+    force : bool, default False
+    progressbar : bool, default False
+    source : str, optional
+        Where the data came from (shown, escaped).
+    score_models : bool, default False
+        Also fit the alternative score models (binormal, binormal on logit scores,
+        bi-Student-t, two-component mixture; NUTS, about a minute) and show their PSIS-LOO
+        comparison with the PR band of each and which to trust.
+
+    Returns
+    -------
+    pathlib.Path
+        The written HTML file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import bayes_prc as bp
+    >>> from bayes_prc.datasets import load_example
+    >>> d = load_example("small_sample")
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "report.html"
+    >>> bp.report(d.y_true, d.y_score, out, transform="logit", random_seed=0,
+    ...           n_resamples=200).name
+    'report.html'
+    """
+    path = Path(path)
+    if path.exists() and not force:
+        raise FileExistsError(f"{path} exists; pass force=True (--force) to overwrite it")
+    html_text, md_text = build_report(
+        y_true,
+        y_score,
+        title=title,
+        transform=transform,
+        pos_label=pos_label,
+        random_seed=random_seed,
+        n_resamples=n_resamples,
+        ci_prob=ci_prob,
+        bayes_method=bayes_method,
+        model=model,
+        progressbar=progressbar,
+        source=source,
+        score_models=score_models,
+    )
+    if markdown_path is not None:
+        _atomic_write(markdown_path, md_text, force)
+    _atomic_write(path, html_text, force)
+    return path

@@ -1,0 +1,267 @@
+"""The report as HTML and Markdown text, from the computed numbers and the figures.
+
+Every user-supplied string (title, file and column names, labels) is HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+from .._version import __version__
+from ._compute import MODEL_NAMES, PPC_WARN_LEVEL
+
+__all__ = ["render_html", "render_markdown"]
+
+_CSS = """
+body { font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; margin: 2em auto;
+       max-width: 1100px; color: #222; line-height: 1.45; padding: 0 1em; }
+h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; }
+table { border-collapse: collapse; margin: .8em 0; font-size: .92em; }
+th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: right; }
+th { background: #f3f3f3; } td.l, th.l { text-align: left; }
+.warn { background: #fff4e5; border-left: 4px solid #f0a030; padding: .5em 1em; }
+.ok { background: #eef8ee; border-left: 4px solid #4a4; padding: .5em 1em; }
+.note { color: #555; font-size: .92em; }
+figure { margin: 1em 0; } figcaption { color: #555; font-size: .9em; }
+.fig svg { max-width: 100%; height: auto; }
+"""
+
+_TABLE_COLUMNS = ["label", "family", "estimate", "low", "high", "width", "interval"]
+
+
+def _esc(value):
+    return html.escape(str(value), quote=True)
+
+
+def _fmt(x, digits=4):
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    try:
+        xf = float(x)
+    except (TypeError, ValueError):
+        return _esc(x)
+    if not np.isfinite(xf):
+        return _esc(xf)
+    return f"{xf:.{digits}f}"
+
+
+def _table_html(df, columns, *, index_names=None, label_col=None):
+    index_names = index_names or list(df.index.names)
+    head = "".join(f'<th class="l">{_esc(n)}</th>' for n in index_names)
+    head += "".join(
+        f'<th class="l">{_esc(c)}</th>' if c == label_col else f"<th>{_esc(c)}</th>"
+        for c in columns
+    )
+    rows = []
+    for idx, row in df.iterrows():
+        idx = idx if isinstance(idx, tuple) else (idx,)
+        cells = "".join(f'<td class="l">{_esc(v)}</td>' for v in idx)
+        for c in columns:
+            cls = ' class="l"' if c == label_col or isinstance(row[c], str) else ""
+            cells += f"<td{cls}>{_fmt(row[c])}</td>"
+        rows.append(f"<tr>{cells}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _md_table(df, columns):
+    names = [str(n) for n in df.index.names]
+    lines = ["| " + " | ".join(names + list(columns)) + " |"]
+    lines.append("|" + "---|" * (len(names) + len(columns)))
+    for idx, row in df.iterrows():
+        idx = idx if isinstance(idx, tuple) else (idx,)
+        vals = [str(v) for v in idx] + [
+            row[c] if isinstance(row[c], str) else _fmt(row[c]) for c in columns
+        ]
+        lines.append("| " + " | ".join(v.replace("|", "\\|") for v in vals) + " |")
+    return "\n".join(lines)
+
+
+def _data_section(d):
+    post = d.posterior
+    return [
+        "<h2>Data</h2>",
+        "<table><tbody>",
+        f'<tr><th class="l">items</th><td>{d.n}</td></tr>',
+        f'<tr><th class="l">positives</th><td>{d.n_pos}</td></tr>',
+        f'<tr><th class="l">prevalence (chance precision)</th><td>{d.n_pos / d.n:.4f}</td></tr>',
+        f'<tr><th class="l">distinct scores</th><td>{d.n_distinct}</td></tr>',
+        f'<tr><th class="l">items sharing a score with another</th><td>{d.n_tied}</td></tr>',
+        f'<tr><th class="l">Bayesian model</th><td>{_esc(MODEL_NAMES[post.model_type])}</td></tr>',
+        f'<tr><th class="l">score transform for the parametric fit</th>'
+        f"<td>{_esc(post.transform or 'none')}</td></tr>",
+        f'<tr><th class="l">empirical average precision</th><td>{d.empirical_ap:.4f}</td></tr>',
+        f'<tr><th class="l">posterior mean AP (binormal)</th>'
+        f"<td>{d.posterior_mean_ap:.4f}</td></tr>",
+        "</tbody></table>",
+    ]
+
+
+def _conclusion_and_warnings(d, ci_prob):
+    parts = []
+    ap_table = d.ap_table
+    rec = ap_table.attrs.get("recommended")
+    if rec is not None:
+        row = ap_table.loc[rec]
+        parts += [
+            "<h2>Conclusion</h2>",
+            f'<div class="ok"><p><b>AP {row.estimate:.3f}, {ci_prob:.0%} interval '
+            f"[{row.low:.3f}, {row.high:.3f}]</b> ({_esc(row.label)}).</p>"
+            f"<p>{_esc(ap_table.attrs['recommendation'])}</p></div>",
+        ]
+    parts += ["<h2>Diagnostics</h2>"]
+    if d.warnings:
+        items = "".join(f"<li>{_esc(w)}</li>" for w in d.warnings)
+        parts.append(f'<div class="warn"><ul>{items}</ul></div>')
+    else:
+        parts.append('<div class="ok">No warnings: the fit diagnostics and checks look fine.</div>')
+    return parts
+
+
+def _reading_guide(ci_prob):
+    return [
+        "<h2>How to read this report</h2>",
+        "<ul>",
+        "<li><b>PR curve</b>: the black steps are the empirical curve of these data. The blue "
+        "bands are where the binormal model, fit to these scores, places the true curve "
+        f"({ci_prob:.0%} credible; the lighter band contains whole curves). The dashed band is "
+        "the bootstrap's. The dotted line is chance (the prevalence).</li>",
+        "<li><b>AP table</b>: one row per method on the same data. Bayesian rows are "
+        "credible intervals for the model's AP; frequentist rows are confidence intervals for "
+        "the empirical estimator. Where they disagree a lot, the sample is too small for "
+        "either to be precise, or the binormal model fits poorly (see the score check).</li>",
+        "<li><b>Predictive curves</b>: empirical curves of simulated test sets of the same size: "
+        "how much your curve could have moved by chance alone.</li>",
+        "<li><b>Operating point</b>: precision and recall at one threshold (the best F1 by "
+        "default) with each interval method.</li>",
+        "</ul>",
+    ]
+
+
+def _figure_sections(d, svgs):
+    op = d.op_table
+    return [
+        "<h2>Precision-recall curve</h2>",
+        f'<figure class="fig">{svgs["pr"]}<figcaption>Posterior median and bands, empirical '
+        "curve, bootstrap band and chance baseline.</figcaption></figure>",
+        "<h2>Average precision: every interval</h2>",
+        _table_html(d.ap_table, _TABLE_COLUMNS, label_col="label"),
+        f'<figure class="fig">{svgs["forest"]}<figcaption>AP posterior density with the '
+        "intervals under it.</figcaption></figure>",
+        "<h2>Operating point</h2>",
+        f"<p>Threshold {_fmt(op.attrs['threshold'], 6)} (score &ge; threshold is "
+        f"positive): TP {op.attrs.get('tp')}, FP {op.attrs.get('fp')}, "
+        f"TN {op.attrs.get('tn')}, FN {op.attrs.get('fn')}.</p>",
+        _table_html(op, _TABLE_COLUMNS, label_col="label"),
+        f'<figure class="fig">{svgs["threshold"]}<figcaption>Precision and recall as functions '
+        "of the threshold.</figcaption></figure>",
+        "<h2>How much can an empirical curve move?</h2>",
+        f'<figure class="fig">{svgs["predictive"]}<figcaption>30 simulated test sets of {d.n} '
+        "items from the posterior predictive.</figcaption></figure>",
+        "<h2>ROC curve</h2>",
+        f'<figure class="fig">{svgs["roc"]}</figure>',
+    ]
+
+
+def _score_model_sections(d, svgs, ci_prob):
+    parts = ["<h2>Does the binormal model fit the scores?</h2>"]
+    for check in d.fit_checks.values():
+        parts.append(f"<p>{_esc(MODEL_NAMES[check.model])} model: {_esc(check.verdict)}</p>")
+    if d.ppc is not None:
+        parts.append(
+            "<p>Posterior predictive p-values of the score distributions (small = misfit; "
+            f"warning below {PPC_WARN_LEVEL}): "
+            + ", ".join(f"{_esc(k)}: {v:.3f}" for k, v in d.ppc.items())
+            + ".</p>"
+        )
+    if "ppc" in svgs:
+        parts.append(f'<figure class="fig">{svgs["ppc"]}</figure>')
+    loo = d.loo_table
+    if loo is not None:
+        best = str(loo.index[0])
+        decisive = len(loo) > 1 and float(loo["elpd_diff"].iloc[1]) > 2 * float(loo["dse"].iloc[1])
+        verdict = (
+            f"{best} predicts the scores best, clearly (the runner-up is more than two "
+            "standard errors behind): trust its PR band most."
+            if decisive
+            else f"{best} ranks first, but within two standard errors of the next model: "
+            "the data do not single out one score model; where their bands agree, trust them."
+        )
+        cols = [c for c in ("rank", "elpd", "p", "elpd_diff", "weight", "se", "dse") if c in loo]
+        parts += [
+            "<h3>Alternative score models (PSIS-LOO)</h3>",
+            f"<p>{_esc(verdict)}</p>",
+            _table_html(loo, cols, index_names=["model"]),
+            f'<figure class="fig">{svgs["score_models"]}<figcaption>Posterior median PR '
+            f"curve and {ci_prob:.0%} band of each score model.</figcaption></figure>",
+        ]
+    summary = d.ap_table.attrs.get("arviz_summary")
+    if summary is not None:
+        parts += [
+            "<h3>ArviZ summary of the fit</h3>",
+            _table_html(summary, list(summary.columns), index_names=["quantity"]),
+        ]
+    return parts
+
+
+def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed):
+    """The self-contained HTML page of a :class:`ReportData` and its figures' SVG."""
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_esc(title)}</h1>",
+    ]
+    if source:
+        parts.append(f'<p class="note">Data: {_esc(source)}</p>')
+    parts += _data_section(d)
+    parts += _conclusion_and_warnings(d, ci_prob)
+    parts += _reading_guide(ci_prob)
+    parts += _figure_sections(d, svgs)
+    parts += _score_model_sections(d, svgs, ci_prob)
+    parts += [
+        f'<p class="note">bayes_prc {_esc(__version__)}; binormal fit method '
+        f"{_esc(d.posterior.method)}; {n_resamples} bootstrap resamples; seed "
+        f"{_esc(random_seed)}.</p>",
+        "</body></html>",
+    ]
+    return "\n".join(parts)
+
+
+def render_markdown(d, *, title, ci_prob):
+    """The Markdown version: data line, conclusion, warnings and both tables (no figures)."""
+    ap_table, op_table = d.ap_table, d.op_table
+    rec = ap_table.attrs.get("recommended")
+    md = [
+        f"# {title}",
+        "",
+        f"n = {d.n}, positives = {d.n_pos}, prevalence = {d.n_pos / d.n:.4f}, distinct "
+        f"scores = {d.n_distinct}; empirical AP = {d.empirical_ap:.4f}; posterior mean AP = "
+        f"{d.posterior_mean_ap:.4f}.",
+        "",
+    ]
+    if rec is not None:
+        md += [
+            "## Conclusion",
+            "",
+            f"AP {ap_table.loc[rec, 'estimate']:.3f}, {ci_prob:.0%} interval "
+            f"[{ap_table.loc[rec, 'low']:.3f}, {ap_table.loc[rec, 'high']:.3f}]. "
+            + ap_table.attrs["recommendation"],
+            "",
+        ]
+    md += [
+        "## Warnings",
+        "",
+        *([f"- {w}" for w in d.warnings] or ["none"]),
+        "",
+        "## Average precision",
+        "",
+        _md_table(ap_table, _TABLE_COLUMNS),
+        "",
+        f"## Operating point (threshold {op_table.attrs['threshold']:.6g})",
+        "",
+        _md_table(op_table, _TABLE_COLUMNS),
+        "",
+    ]
+    return "\n".join(md)

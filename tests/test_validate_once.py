@@ -1,0 +1,85 @@
+"""Each public call validates the user's data once and passes the prepared object down.
+
+The count is taken on the code object of the label check every validation path runs
+(`bayes_prc._validation.check_binary_target`), with `sys.monitoring`, so it sees calls
+however the function was imported.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+
+import bayes_prc as bp
+from bayes_prc import _validation
+
+TOOL = sys.monitoring.PROFILER_ID
+
+
+@contextmanager
+def count_calls(func):
+    code = func.__code__
+    calls = []
+
+    def on_start(c, offset):
+        if c is code:
+            calls.append(1)
+
+    sys.monitoring.use_tool_id(TOOL, "bayes_prc-validate-once")
+    try:
+        sys.monitoring.register_callback(TOOL, sys.monitoring.events.PY_START, on_start)
+        sys.monitoring.set_local_events(TOOL, code, sys.monitoring.events.PY_START)
+        yield calls
+    finally:
+        sys.monitoring.set_local_events(TOOL, code, 0)
+        sys.monitoring.register_callback(TOOL, sys.monitoring.events.PY_START, None)
+        sys.monitoring.free_tool_id(TOOL)
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(7)
+    y = rng.random(120) < 0.3
+    y[:4] = [True, True, False, False]
+    s = rng.normal(size=120) + 1.2 * y
+    return y.astype(int), s
+
+
+def test_counter_counts(data):
+    y, s = data
+    with count_calls(_validation.check_binary_target) as calls:
+        _validation.check_binary_target(y)
+        _validation.check_binary_target(y)
+    assert len(calls) == 2
+
+
+CALLS = {
+    "precision_recall_curve": lambda y, s: bp.precision_recall_curve(y, s),
+    "average_precision_score": lambda y, s: bp.average_precision_score(y, s),
+    "auc_pr": lambda y, s: bp.auc_pr(y, s, estimator="lower_trapezoid"),
+    "roc_curve": lambda y, s: bp.roc_curve(y, s),
+    "max_fbeta": lambda y, s: bp.max_fbeta(y, s),
+    "ap_interval_bca": lambda y, s: bp.ap_interval(
+        y, s, method="bca", n_resamples=50, random_seed=0
+    ),
+    "ap_interval_logit": lambda y, s: bp.ap_interval(y, s, method="logit"),
+    "precision_interval": lambda y, s: bp.precision_interval(y, s, threshold=0.5),
+    "recall_interval": lambda y, s: bp.recall_interval(y, s, threshold=0.5, random_seed=0),
+    "bootstrap_pr_band": lambda y, s: bp.bootstrap_pr_band(y, s, n_resamples=50, random_seed=0),
+    "fit_binormal": lambda y, s: bp.fit_binormal(y, s, draws=100, chains=2, random_seed=0),
+    "compare_intervals": lambda y, s: bp.compare_intervals(y, s, n_resamples=50, random_seed=0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_public_call_validates_once(name, data):
+    y, s = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with count_calls(_validation.check_binary_target) as calls:
+            CALLS[name](y, s)
+    assert len(calls) == 1, f"{name} validated y_true {len(calls)} times"
