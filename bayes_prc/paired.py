@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ._transforms import check_transform, transform_scores
 from ._validation import (
     check_1d,
     check_binary_target,
@@ -58,7 +59,6 @@ __all__ = ["METHODS", "BAYES_METHODS", "PairedComparison", "compare_classifiers"
 METHODS: tuple[str, ...] = ("bayes", "bayesian_bootstrap", "bootstrap")
 #: Valid values of its ``bayes_method`` argument.
 BAYES_METHODS: tuple[str, ...] = ("exact", "nuts")
-_TRANSFORMS = (None, "logit", "probit")
 _DEFAULT_LEVEL = 0.95
 
 
@@ -378,7 +378,7 @@ def compare_classifiers(
     """
     check_choice(method, "method", METHODS)
     check_choice(bayes_method, "bayes_method", BAYES_METHODS)
-    check_choice(transform, "transform", _TRANSFORMS)
+    check_transform(transform)
     check_choice(model, "model", ("semiparametric", "parametric"))
     level = _check_level(ci_prob, confidence_level)
     rope = _check_rope(rope)
@@ -401,8 +401,6 @@ def compare_classifiers(
         fit_a, fit_b, fit_transform = a, b, transform
         if model == "semiparametric":
             if transform is not None:  # validated (and warned) as for the parametric fit
-                from ._transforms import transform_scores
-
                 transform_scores(a, transform, "score_a", stacklevel=3)
                 transform_scores(b, transform, "score_b", stacklevel=3)
             # rank-based: van der Waerden normal scores of each classifier, so only the

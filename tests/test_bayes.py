@@ -402,9 +402,9 @@ def test_ap_credible_interval_coverage_large():
     [
         ({"method": "mcmc"}, r"`method` must be one of"),
         ({"transform": "log"}, r"`transform` must be one of"),
-        ({"draws": 0}, r"`draws` must be a positive integer; got 0"),
-        ({"chains": 1.5}, r"`chains` must be a positive integer"),
-        ({"ci_prob": 1.2}, r"`ci_prob` must be in \(0, 1\); got 1.2"),
+        ({"draws": 0}, r"`draws` must be an integer >= 1; got 0"),
+        ({"chains": 1.5}, r"`chains` must be an integer >= 1; got 1.5"),
+        ({"ci_prob": 1.2}, r"`ci_prob` must be a number in \(0, 1\); got 1.2"),
         ({"priors": {"mu_kapa": 1}}, r"`priors` has unknown key"),
         ({"priors": {"sigma2_alpha": -1}}, r"`priors.sigma2_alpha` must be > 0"),
     ],
@@ -432,7 +432,29 @@ def test_band_and_grid_errors(exact_fit):
         exact_fit.pr_band(kind="joint")
     with pytest.raises(ValueError, match=r"`recall` must be a 1-D array of values in \[0, 1\]"):
         exact_fit.precision_at_recall([0.5, 1.5])
-    with pytest.raises(ValueError, match=r"`prevalence` must be in \(0, 1\)"):
+    with pytest.raises(ValueError, match=r"`prevalence` must be a number in \(0, 1\); got 2.0"):
         exact_fit.average_precision(prevalence=2.0)
-    with pytest.raises(ValueError, match=r"`n_test` must be a positive integer"):
+    with pytest.raises(ValueError, match=r"`n_test` must be an integer >= 1; got 0"):
         exact_fit.predictive_curves(0)
+
+
+# ---------------------------------------------------------------------------- one-vs-rest
+def test_ovr_ap_summary_is_the_eti_of_the_draws():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 300)
+    scores = rng.normal(size=(300, 3)) + 1.5 * np.eye(3)[y]
+    ovr = bp.fit_binormal_ovr(
+        y, scores, model="parametric", method="exact", draws=400, ci_prob=0.8, random_seed=1
+    )
+    per = ovr.average_precision().values.reshape(-1, 3)
+    summary = ovr.ap_summary()  # the fits' ci_prob
+    assert summary.attrs == {"ci_prob": 0.8, "ci_kind": "eti"}
+    np.testing.assert_array_equal(summary["class"].values, [0, 1, 2])
+    for name, q in (("lower", 0.1), ("median", 0.5), ("upper", 0.9)):
+        np.testing.assert_allclose(summary[name].values, np.quantile(per, q, axis=0))
+    macro = ovr.ap_summary("macro", ci_prob=0.5)
+    assert macro["median"].dims == ()
+    expected = np.quantile(ovr.average_precision("macro").values, [0.25, 0.5, 0.75])
+    np.testing.assert_allclose([float(macro[k]) for k in ("lower", "median", "upper")], expected)
+    with pytest.raises(ValueError, match=r"`ci_prob` must be a number in \(0, 1\); got 1.5"):
+        ovr.ap_summary(ci_prob=1.5)

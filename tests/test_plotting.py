@@ -129,8 +129,7 @@ def test_plotting_computes_no_statistics():
     """Displays draw arrays; bands, densities and histograms come from the result objects.
 
     No plotting module imports scipy, PyMC, ArviZ or a bayes_prc.bayes internal, and none
-    calls a quantile, KDE or histogram function (the per-class AP display of a
-    one-vs-rest fit is the one exception left: see ``_multiclass``).
+    calls a quantile, KDE or histogram function.
     """
     import ast
     from pathlib import Path
@@ -150,9 +149,8 @@ def test_plotting_computes_no_statistics():
                 assert name.split(".")[0] not in ("scipy", "pymc", "arviz"), (path.name, name)
                 assert not name.startswith(("..bayes", "bayes_prc.bayes")), (path.name, name)
         text = path.read_text()
-        if path.name != "_multiclass.py":
-            for call in ("quantile(", "percentile(", "gaussian_kde", "histogram("):
-                assert call not in text, (path.name, call)
+        for call in ("quantile(", "percentile(", "gaussian_kde", "histogram("):
+            assert call not in text, (path.name, call)
 
 
 # --------------------------------------------------------------------------- PR curve

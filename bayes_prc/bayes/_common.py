@@ -1,6 +1,7 @@
-"""Pieces shared by the Bayesian models: argument checks, MCMC diagnostics, curve summaries.
+"""Pieces shared by the Bayesian models: the recall grid, MCMC diagnostics, curve summaries.
 
-The score transforms (logit, probit) are in :mod:`bayes_prc._transforms`.
+The score transforms (logit, probit) are in :mod:`bayes_prc._transforms`, the generic
+argument checks (integers, choices, probabilities) in :mod:`bayes_prc._validation`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from ..exceptions import ConvergenceWarning
 
 __all__ = [
     "DEFAULT_RECALL",
-    "check_prob",
     "check_unit_grid",
     "convergence_diagnostics",
     "warn_if_unreliable",
@@ -23,13 +23,6 @@ __all__ = [
 
 #: Default recall grid of PR bands: 201 equally spaced points in [0, 1].
 DEFAULT_RECALL = np.linspace(0.0, 1.0, 201)
-
-
-def check_prob(value, name):
-    """``value`` as a float if it is a probability in (0, 1), else a ValueError naming ``name``."""
-    if not (isinstance(value, (float, int, np.floating)) and 0 < value < 1):
-        raise ValueError(f"`{name}` must be in (0, 1); got {value!r}")
-    return float(value)
 
 
 def check_unit_grid(values, name, default=None):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._transforms import transform_scores
-from .._validation import _is_dask, check_random_state
+from .._transforms import check_transform, transform_scores
+from .._validation import _is_dask, check_choice, check_int, check_probability, check_random_state
 from ..empirical import as_ranked
 from ._ordinal import ordinal_categories
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
@@ -16,18 +16,12 @@ _RANK_MODEL_NAMES = {
     "flexible": "flexible ROC model",
 }
 
-__all__ = ["fit_binormal", "TRANSFORMS", "METHODS", "MODELS"]
+__all__ = ["fit_binormal", "METHODS", "MODELS"]
 
-TRANSFORMS = (None, "logit", "probit")
 MODELS = ("semiparametric", "parametric", "flexible")
 METHODS = ("auto", "nuts", "exact", "laplace")
 #: The fast sampler of each model (``method="auto"``).
 AUTO_METHOD = {"parametric": "exact", "semiparametric": "laplace", "flexible": "laplace"}
-
-
-def _transform_scores(y_score, transform):
-    """Scores on the fitted scale and the transform's name (see ``transform_scores``)."""
-    return transform_scores(y_score, transform, "y_score", stacklevel=4), transform
 
 
 def fit_binormal(
@@ -140,8 +134,7 @@ def fit_binormal(
     >>> bool(np.array_equal(ap.values, same.values))  # only the order of scores matters
     True
     """
-    if model not in MODELS:
-        raise ValueError(f"`model` must be one of {MODELS}; got {model!r}")
+    check_choice(model, "model", MODELS)
     if method == "auto":
         method = AUTO_METHOD[model]
     if model in ("semiparametric", "flexible"):
@@ -177,7 +170,7 @@ def fit_binormal(
             f"`y_true` must contain both classes to fit the binormal model; got {n_pos} "
             f"positive(s) out of {is_pos.size}"
         )
-    t, transform = _transform_scores(score, transform)
+    t = transform_scores(score, transform, "y_score", stacklevel=3)
     location = float(np.mean(t)) if priors.location is None else priors.location
     scale = float(np.std(t)) if priors.scale is None else priors.scale
     if not scale > 0:
@@ -306,12 +299,8 @@ def _prepare_rank_data(
             f"closed-form posterior); the {model} model uses 'laplace' or 'nuts'"
         )
     _check_fit_options(transform, method, draws, chains, ci_prob, None)
-    if n_categories is not None and (
-        isinstance(n_categories, bool)
-        or not isinstance(n_categories, (int, np.integer))
-        or n_categories < 2
-    ):
-        raise ValueError(f"`n_categories` must be an integer >= 2 or None; got {n_categories!r}")
+    if n_categories is not None:
+        check_int(n_categories, "n_categories", minimum=2)
     if _is_dask(y_true) or _is_dask(y_score):
         raise ValueError(
             f"model='{model}' needs in-memory arrays (it sorts the scores); "
@@ -339,15 +328,11 @@ def _prepare_rank_data(
 
 def _check_fit_options(transform, method, draws, chains, ci_prob, priors):
     """Validate the data-independent options of :func:`fit_binormal`; returns the priors."""
-    if transform not in TRANSFORMS:
-        raise ValueError(f"`transform` must be one of {TRANSFORMS}; got {transform!r}")
-    if method not in METHODS:
-        raise ValueError(f"`method` must be one of {METHODS}; got {method!r}")
-    for name, value in (("draws", draws), ("chains", chains)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"`{name}` must be a positive integer; got {value!r}")
-    if not (isinstance(ci_prob, (float, int)) and 0 < ci_prob < 1):
-        raise ValueError(f"`ci_prob` must be in (0, 1); got {ci_prob!r}")
+    check_transform(transform)
+    check_choice(method, "method", METHODS)
+    check_int(draws, "draws")
+    check_int(chains, "chains")
+    check_probability(ci_prob, "ci_prob")
     return BinormalPriors.from_any(priors)
 
 

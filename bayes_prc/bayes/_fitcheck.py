@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_random_state
+from .._validation import check_int, check_random_state
 from ._ordinal import bin_log_probs, category_log_probs
 
 __all__ = ["FitCheck", "fit_check", "FIT_CHECK_LEVEL"]
@@ -127,8 +127,7 @@ def fit_check(posterior, random_seed=None, n_draws=1000):
     >>> 0 <= check.p_value <= 1
     True
     """
-    if isinstance(n_draws, bool) or not isinstance(n_draws, (int, np.integer)) or n_draws < 1:
-        raise ValueError(f"`n_draws` must be a positive integer; got {n_draws!r}")
+    check_int(n_draws, "n_draws")
     rng = check_random_state(random_seed)
     data = posterior.ordinal
     total = int(np.prod(posterior.model.batch_shape))

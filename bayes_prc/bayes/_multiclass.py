@@ -5,7 +5,14 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._validation import as_array, check_finite_scores, check_random_state, type_of_target
+from .._validation import (
+    as_array,
+    check_finite_scores,
+    check_probability,
+    check_random_state,
+    type_of_target,
+)
+from ._summaries import eti
 
 __all__ = ["fit_binormal_ovr", "OvRPosterior"]
 
@@ -62,6 +69,48 @@ class OvRPosterior:
         ).transpose("chain", "draw", "class")
         weighted = (per_class * prev).sum("class") / prev.sum("class")
         return weighted.rename("weighted_average_precision")
+
+    def ap_summary(self, average=None, ci_prob=None):
+        """Posterior median and equal-tailed credible interval of the per-class AP.
+
+        Parameters
+        ----------
+        average : {None, "macro", "weighted"}
+            As in :meth:`average_precision`: per class, or of the average over classes.
+        ci_prob : float, optional
+            Probability of the interval; defaults to the fits' ``ci_prob``.
+
+        Returns
+        -------
+        xarray.Dataset
+            ``lower``, ``median``, ``upper`` (over dim ``class`` when ``average`` is
+            None); attrs ``ci_prob`` and ``ci_kind`` (``"eti"``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import bayes_prc as bp
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.integers(0, 3, 300)
+        >>> scores = rng.normal(size=(300, 3)) + 1.5 * np.eye(3)[y]
+        >>> ovr = bp.fit_binormal_ovr(y, scores, draws=200, random_seed=1)
+        >>> summary = ovr.ap_summary(ci_prob=0.9)
+        >>> bool((summary["lower"] < summary["median"]).all()), summary.sizes["class"]
+        (True, 3)
+        """
+        if ci_prob is None:
+            ci_prob = self.posteriors[self.classes[0]].ci_prob
+        ci_prob = check_probability(ci_prob, "ci_prob")
+        draws = self.average_precision(average)
+        flat = draws.values.reshape((-1, *draws.shape[2:]))  # (sample, [class])
+        lower, median, upper = eti(flat, ci_prob)
+        dims = draws.dims[2:]
+        coords = {d: draws[d].values for d in dims}
+        return xr.Dataset(
+            {"lower": (dims, lower), "median": (dims, median), "upper": (dims, upper)},
+            coords=coords,
+            attrs={"ci_prob": ci_prob, "ci_kind": "eti"},
+        )
 
 
 def fit_binormal_ovr(y_true, y_score, *, method="auto", random_seed=None, **fit_kwargs):

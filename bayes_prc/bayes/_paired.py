@@ -76,7 +76,6 @@ from ._common import convergence_diagnostics, warn_if_unreliable
 from ._model import sample_nuts
 
 __all__ = [
-    "TRANSFORMS",
     "NIWPrior",
     "PairedClassStats",
     "build_model",
@@ -88,12 +87,9 @@ __all__ = [
     "paired_sufficient_statistics",
     "posterior_from_idata",
     "sample_exact_posterior",
-    "sample_nuts",
     "standardize_pair",
-    "transform_scores",
 ]
 
-TRANSFORMS = (None, "logit", "probit")
 CLASSES = ("neg", "pos")
 _TINY = 1e-300  # a zero scatter (tied scores) has density 0; see build_model
 

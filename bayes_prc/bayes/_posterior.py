@@ -5,6 +5,11 @@ operating points and thresholds are computed per draw and summarized afterwards,
 are mutually coherent. Outputs follow ArviZ conventions: :mod:`xarray` objects with
 dims ``chain`` and ``draw``, interval bounds as a ``ci_bound`` dim (``lower``,
 ``upper``) and attributes saying the kind and probability of the interval.
+
+The PR band and the predictive curves are computed in :mod:`._summaries`, which also
+holds the base class :class:`~._summaries.DisplaySummaries` giving the posterior its
+display summaries (``roc_band``, ``threshold_band``, ``ap_density``, ``score_density``,
+``score_histograms``).
 """
 
 from __future__ import annotations
@@ -13,14 +18,13 @@ import warnings
 
 import numpy as np
 import xarray as xr
-from scipy import special
 
-from .._validation import check_random_state
-from ..binormal import Binormal
+from .._transforms import forward, inverse
+from .._validation import check_choice, check_probability, check_random_state
 from ._common import (
     add_curve_summaries,
+    check_unit_grid,
     convergence_diagnostics,
-    simultaneous_band,
     warn_if_unreliable,
 )
 from ._idata import (
@@ -31,36 +35,12 @@ from ._idata import (
     statistics_dataset,
 )
 from ._ordinal import latent_to_score, score_to_latent
+from ._summaries import DisplaySummaries, pr_band, predictive_curves
 
 __all__ = ["BinormalPosterior"]
 
-DEFAULT_RECALL = np.linspace(0.0, 1.0, 201)
 
-
-def _inverse_transform(t, transform):
-    if transform is None:
-        return t
-    if transform == "logit":
-        return special.expit(t)
-    return special.ndtr(t)
-
-
-def _check_prob(value, name):
-    if not (isinstance(value, (float, int, np.floating)) and 0 < value < 1):
-        raise ValueError(f"`{name}` must be in (0, 1); got {value!r}")
-    return float(value)
-
-
-def _check_grid(values, name, default=None):
-    if values is None:
-        return default
-    arr = np.atleast_1d(np.asarray(values, dtype=np.float64))
-    if arr.ndim != 1 or not np.all(np.isfinite(arr)) or arr.min() < 0 or arr.max() > 1:
-        raise ValueError(f"`{name}` must be a 1-D array of values in [0, 1]; got {values!r}")
-    return arr
-
-
-class BinormalPosterior:
+class BinormalPosterior(DisplaySummaries):
     """Posterior of the binormal model of the scores (returned by :func:`fit_binormal`).
 
     Attributes
@@ -163,7 +143,7 @@ class BinormalPosterior:
             return self.model, {}
         prevalence = np.asarray(prevalence, dtype=np.float64)
         if prevalence.ndim == 0:
-            _check_prob(float(prevalence), "prevalence")
+            check_probability(float(prevalence), "prevalence")
         elif prevalence.shape != self.model.batch_shape:
             raise ValueError(
                 "`prevalence` must be a number in (0, 1) or an array of draws of shape "
@@ -176,7 +156,7 @@ class BinormalPosterior:
         """Thresholds on the model's scale -> original score scale, draw by draw."""
         if self.model_type in ("semiparametric", "flexible"):
             return latent_to_score(t, self.ordinal, self._cutpoints)
-        return _inverse_transform(t, self.transform)
+        return inverse(t, self.transform)
 
     def _to_latent(self, threshold):
         """Score thresholds -> the model's scale; shape (chain, draw) + threshold's shape."""
@@ -184,8 +164,7 @@ class BinormalPosterior:
         if self.model_type in ("semiparametric", "flexible"):
             return score_to_latent(thr, self.ordinal, self._cutpoints)
         if self.transform is not None:
-            clipped = np.clip(thr, 1e-300, 1 - 1e-16)
-            thr = special.logit(clipped) if self.transform == "logit" else special.ndtri(clipped)
+            thr = forward(np.clip(thr, 1e-300, 1 - 1e-16), self.transform)
         return np.broadcast_to(thr, self.model.batch_shape + thr.shape)
 
     def _threshold_grid(self, threshold):
@@ -235,7 +214,7 @@ class BinormalPosterior:
 
     def precision_at_recall(self, recall, prevalence=None):
         """Posterior draws of precision at the given recall(s): dims (chain, draw, recall)."""
-        r = _check_grid(recall, "recall")
+        r = check_unit_grid(recall, "recall")
         model, kw = self._model_at(prevalence)
         return self._da(model.precision_at_recall(r, **kw), "precision", ("recall",), {"recall": r})
 
@@ -245,7 +224,7 @@ class BinormalPosterior:
         0 where a draw's curve never reaches that precision. Dims (chain, draw,
         precision).
         """
-        p = _check_grid(min_precision, "min_precision")
+        p = check_unit_grid(min_precision, "min_precision")
         model, kw = self._model_at(prevalence)
         return self._da(
             model.recall_at_precision(p, **kw), "recall", ("precision",), {"precision": p}
@@ -257,7 +236,7 @@ class BinormalPosterior:
         On the original score scale (back-transformed when a transform was used).
         Dims (chain, draw, recall).
         """
-        r = _check_grid(recall, "recall")
+        r = check_unit_grid(recall, "recall")
         t = self._to_score(self.model.threshold_at_recall(r))
         return self._da(t, "threshold", ("recall",), {"recall": r})
 
@@ -266,7 +245,7 @@ class BinormalPosterior:
 
         +inf (or 1.0 on a probability scale) where unreachable. Original score scale.
         """
-        p = _check_grid(min_precision, "min_precision")
+        p = check_unit_grid(min_precision, "min_precision")
         model, kw = self._model_at(prevalence)
         t = self._to_score(model.threshold_at_precision(p, **kw))
         return self._da(t, "threshold", ("precision",), {"precision": p})
@@ -328,9 +307,8 @@ class BinormalPosterior:
         """
         import arviz as az
 
-        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
-        if ci_kind not in ("hdi", "eti"):
-            raise ValueError(f"`ci_kind` must be 'hdi' or 'eti'; got {ci_kind!r}")
+        prob = self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
+        check_choice(ci_kind, "ci_kind", ("hdi", "eti"))
         da = self.idata["posterior"][quantity] if isinstance(quantity, str) else quantity
         fn = az.hdi if ci_kind == "hdi" else az.eti
         out = fn(da, prob=prob)
@@ -373,28 +351,9 @@ class BinormalPosterior:
         >>> sorted(band.data_vars), band.sizes["recall"]
         (['lower', 'median', 'upper'], 201)
         """
-        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
-        if kind not in ("pointwise", "simultaneous"):
-            raise ValueError(f"`kind` must be 'pointwise' or 'simultaneous'; got {kind!r}")
-        r = _check_grid(recall, "recall", DEFAULT_RECALL)
+        prob = self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
         model, kw = self._model_at(prevalence)
-        # (R, S): one contiguous row per recall value, so per-recall sorts are fast
-        curves = np.ascontiguousarray(model.precision_at_recall(r, **kw).reshape(-1, r.size).T)
-        alpha = 1 - prob
-        lower, median, upper = np.quantile(curves, [alpha / 2, 0.5, 1 - alpha / 2], axis=1)
-        attrs = {"ci_prob": prob, "kind": kind, "ci_kind": "eti"}
-        if kind == "simultaneous":
-            lower, upper, coverage = simultaneous_band(curves, prob, lower, upper)
-            attrs["coverage"] = coverage
-        return xr.Dataset(
-            {
-                "lower": ("recall", lower),
-                "median": ("recall", median),
-                "upper": ("recall", upper),
-            },
-            coords={"recall": r},
-            attrs=attrs,
-        )
+        return pr_band(model, recall, prob, kind, **kw)
 
     # ---------------------------------------------------------------------- predictive
     def predictive_curves(self, n_test, n_curves=30, random_seed=None, recall=None):
@@ -413,52 +372,9 @@ class BinormalPosterior:
             function (precision at the highest threshold whose recall reaches the grid
             value); ``average_precision`` with dim (curve,); ``n_pos`` (curve,).
         """
-        from ..empirical import average_precision_score, precision_recall_curve
-
         if self.model_type == "flexible":
             raise NotImplementedError("`predictive_curves` is not available for model='flexible'")
-        if isinstance(n_test, bool) or not isinstance(n_test, (int, np.integer)) or n_test < 1:
-            raise ValueError(f"`n_test` must be a positive integer; got {n_test!r}")
-        if isinstance(n_curves, bool) or not isinstance(n_curves, (int, np.integer)):
-            raise ValueError(f"`n_curves` must be a positive integer; got {n_curves!r}")
-        if n_curves < 1:
-            raise ValueError(f"`n_curves` must be a positive integer; got {n_curves!r}")
-        rng = check_random_state(random_seed)
-        r_grid = _check_grid(recall, "recall", DEFAULT_RECALL)
-        flat = {
-            k: getattr(self.model, k).reshape(-1)
-            for k in ("mu_pos", "sigma_pos", "mu_neg", "sigma_neg", "prevalence")
-        }
-        picks = rng.integers(0, flat["prevalence"].size, size=int(n_curves))
-        prec = np.empty((int(n_curves), r_grid.size))
-        aps = np.empty(int(n_curves))
-        npos = np.empty(int(n_curves), dtype=np.int64)
-        for i, j in enumerate(picks):
-            m = Binormal(*(flat[k][j] for k in ("mu_pos", "sigma_pos", "mu_neg")),
-                         flat["sigma_neg"][j], flat["prevalence"][j])  # fmt: skip
-            for _ in range(1000):
-                y, s = m.sample(int(n_test), random_seed=rng)
-                if y.any():
-                    break
-            else:  # pragma: no cover - astronomically unlikely for sane prevalences
-                raise RuntimeError("could not simulate a test set with a positive")
-            p, rc, _ = precision_recall_curve(y, s)
-            # step read-out: recall is decreasing in p/rc; for each grid value take the
-            # precision at the last index (highest threshold ... ) whose recall >= r
-            rc_inc, p_inc = rc[::-1], p[::-1]
-            idx = np.searchsorted(rc_inc, r_grid, side="left")
-            prec[i] = p_inc[np.minimum(idx, rc_inc.size - 1)]
-            aps[i] = average_precision_score(y, s)
-            npos[i] = int(y.sum())
-        return xr.Dataset(
-            {
-                "precision": (("curve", "recall"), prec),
-                "average_precision": ("curve", aps),
-                "n_pos": ("curve", npos),
-            },
-            coords={"recall": r_grid, "curve": np.arange(int(n_curves))},
-            attrs={"n_test": int(n_test)},
-        )
+        return predictive_curves(self.model, n_test, n_curves, random_seed, recall)
 
     def sample_posterior_predictive(self, random_seed=None, progressbar=False):
         """Posterior predictive draws of the sufficient statistics through PyMC.
@@ -511,7 +427,7 @@ class BinormalPosterior:
                 "mu_neg",
                 "sigma_neg",
             ]
-        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
+        prob = self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # R-hat of constant draws
             return az.summary(
@@ -548,138 +464,3 @@ class BinormalPosterior:
         d = self.diagnostics()
         warn_if_unreliable(d, self.idata["posterior"].sizes["chain"], stacklevel=4)
         return d
-
-    # ------------------------------------------------------------ summaries for display
-    def roc_band(self, fpr=None, ci_prob=None):
-        """Pointwise equal-tailed credible band of the binormal ROC curve.
-
-        Per draw ``tpr = Phi((mu_pos - mu_neg + sigma_neg * ndtri(fpr)) / sigma_pos)``
-        (Dorfman & Alf 1969; Metz 1978). ``fpr`` defaults to 201 even points plus 30
-        log-spaced points in [1e-4, 0.02]; ``ci_prob`` to the fit's.
-
-        Returns
-        -------
-        xarray.Dataset
-            ``lower``, ``median``, ``upper`` over dim ``fpr``; attrs ``ci_prob``, ...
-
-        Examples
-        --------
-        >>> import bayes_prc as bp
-        >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
-        >>> post.roc_band(fpr=[0.0, 0.1, 1.0])["median"].values.round(3).tolist()
-        [0.0, 0.399, 1.0]
-        """
-        from ._summaries import roc_band
-
-        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
-        return roc_band(self, fpr, prob)
-
-    def threshold_band(self, thresholds=None, *, n_thresholds=201, ci_prob=None, y_score=None):
-        """Precision and recall against the score threshold, median and equal-tailed band.
-
-        Per draw, the binormal precision and recall of ``score >= t`` (Brodersen et al.
-        2010). ``thresholds`` (original score scale) default to ``n_thresholds`` points
-        spanning both fitted classes (parametric: posterior median mean +- 3.5 sd, evenly
-        spaced on the fitted scale; rank-based: the median thresholds at recall 0.999 and
-        0.001), widened to cover the observed scores ``y_score`` if given.
-
-        Returns
-        -------
-        xarray.Dataset
-            ``lower``, ``median``, ``upper`` with dims (quantity, threshold), quantity
-            ``["precision", "recall"]``.
-
-        Examples
-        --------
-        >>> import bayes_prc as bp
-        >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
-        >>> band = post.threshold_band([0.0, 1.0], ci_prob=0.9)
-        >>> band["median"].sel(quantity="recall").values.round(2).tolist()
-        [0.87, 0.51]
-        """
-        from ._summaries import threshold_band
-
-        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
-        return threshold_band(self, thresholds, n_thresholds, prob, y_score)
-
-    def ap_density(self, prevalence=None, *, bw_method=None, n_points=512):
-        """Posterior density of the AP: Gaussian KDE of the draws, reflected at 0 and 1.
-
-        The kernel mass past 0 or 1 is reflected back (Schuster 1985), so the density
-        integrates to 1 over [0, 1]. ``prevalence`` as in :meth:`average_precision`;
-        ``bw_method`` of :class:`scipy.stats.gaussian_kde`; ``n_points`` grid points
-        spanning the draws +- 3 bandwidths.
-
-        Returns
-        -------
-        xarray.DataArray
-            ``density`` over dim ``average_precision``.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> import bayes_prc as bp
-        >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
-        >>> dens = post.ap_density()
-        >>> round(float(np.trapezoid(dens.values, dens["average_precision"].values)), 2)
-        1.0
-        """
-        from ._summaries import ap_density
-
-        return ap_density(self, prevalence, bw_method, n_points)
-
-    def score_density(self, x, *, ci_prob=None, n_draws=None, random_seed=None):
-        """Posterior predictive density of each class's scores at ``x`` (fitted scale).
-
-        The mixture over draws (a random subset of ``n_draws``, if given) of each class's
-        normal density, with a pointwise equal-tailed band of the per-draw densities,
-        for a graphical posterior predictive check (Gelman, Meng & Stern 1996; Gabry et
-        al. 2019) against :meth:`score_histograms`. Parametric fits only.
-
-        Returns
-        -------
-        xarray.Dataset
-            ``density``, ``lower``, ``upper`` with dims (class, score), class
-            ``["neg", "pos"]``.
-
-        Examples
-        --------
-        >>> import bayes_prc as bp
-        >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
-        >>> dict(post.score_density([-1.0, 0.0, 1.0])["density"].sizes)
-        {'class': 2, 'score': 3}
-        """
-        from ._summaries import score_density
-
-        prob = self.ci_prob if ci_prob is None else _check_prob(ci_prob, "ci_prob")
-        return score_density(self, x, prob, n_draws, random_seed)
-
-    def score_histograms(self, y_true, y_score=None, *, bins="auto", pos_label=None):
-        """Density histograms of each class's observed scores on the fitted scale.
-
-        The fit's transform is applied (exact 0 and 1 moved inside, as in the fit); both
-        classes share the :func:`numpy.histogram_bin_edges` ``bins``. ``y_true`` may be a
-        ``Ranked`` (with ``y_score=None``). Parametric fits only.
-
-        Returns
-        -------
-        xarray.Dataset
-            ``density`` with dims (class, bin), class ``["neg", "pos"]``, and
-            ``bin_edges`` over dim ``edge``.
-
-        Examples
-        --------
-        >>> import bayes_prc as bp
-        >>> y, s = bp.Binormal(1, 1, 0, 1, 0.2).sample(300, random_seed=0)
-        >>> post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0)
-        >>> hist = post.score_histograms(y, s, bins=10)
-        >>> hist.sizes["bin"], hist.sizes["edge"]
-        (10, 11)
-        """
-        from ._summaries import score_histograms
-
-        return score_histograms(self, y_true, y_score, bins, pos_label)

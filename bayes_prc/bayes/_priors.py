@@ -26,6 +26,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from .._validation import check_int
+
 __all__ = ["BinormalPriors", "ClassStats", "sufficient_statistics", "sample_exact_posterior"]
 
 
@@ -39,9 +41,7 @@ class _Priors:
             if value is None and f.name in may_be_none:
                 continue
             if f.name in integers:
-                if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                    raise ValueError(f"`priors.{f.name}` must be an integer >= 1; got {value!r}")
-                object.__setattr__(self, f.name, int(value))
+                object.__setattr__(self, f.name, check_int(value, f"priors.{f.name}"))
                 continue
             if isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value):
                 raise ValueError(f"`priors.{f.name}` must be a finite number; got {value!r}")

@@ -12,16 +12,11 @@ import warnings
 import numpy as np
 import xarray as xr
 
+from .._validation import check_probability
 from ..models import Binormal, NormalMixtureScoreModel, StudentTScoreModel
-from ._common import (
-    DEFAULT_RECALL,
-    add_curve_summaries,
-    check_prob,
-    check_unit_grid,
-    convergence_diagnostics,
-    simultaneous_band,
-)
+from ._common import add_curve_summaries, check_unit_grid, convergence_diagnostics
 from ._idata import SAMPLE_DIMS
+from ._summaries import pr_band
 
 __all__ = ["ScoreModelFit"]
 
@@ -174,24 +169,10 @@ class ScoreModelFit:
             ``lower``, ``median``, ``upper`` over dim ``recall``; attrs ``ci_prob``,
             ``kind``, ``ci_kind`` (and ``coverage`` for simultaneous bands), ``model``.
         """
-        prob = self.ci_prob if ci_prob is None else check_prob(ci_prob, "ci_prob")
-        if kind not in ("pointwise", "simultaneous"):
-            raise ValueError(f"`kind` must be 'pointwise' or 'simultaneous'; got {kind!r}")
-        r = check_unit_grid(recall, "recall", DEFAULT_RECALL)
-        kw = self._prevalence_kw(prevalence)
-        curves = self.model.precision_at_recall(r, **kw).reshape(-1, r.size)
-        curves = np.ascontiguousarray(curves.T)
-        alpha = 1 - prob
-        lower, median, upper = np.quantile(curves, [alpha / 2, 0.5, 1 - alpha / 2], axis=1)
-        attrs = {"ci_prob": prob, "kind": kind, "ci_kind": "eti", "model": self.name}
-        if kind == "simultaneous":
-            lower, upper, coverage = simultaneous_band(curves, prob, lower, upper)
-            attrs["coverage"] = coverage
-        return xr.Dataset(
-            {"lower": ("recall", lower), "median": ("recall", median), "upper": ("recall", upper)},
-            coords={"recall": r},
-            attrs=attrs,
-        )
+        prob = self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
+        band = pr_band(self.model, recall, prob, kind, **self._prevalence_kw(prevalence))
+        band.attrs["model"] = self.name
+        return band
 
     def loo(self, pointwise=False):
         """PSIS-LOO of the score log-likelihood (:func:`arviz.loo`; Vehtari et al. 2017)."""
@@ -205,7 +186,7 @@ class ScoreModelFit:
 
         if var_names is None:
             var_names = [v for v in _PARAM_VARS[self.name]] + ["average_precision", "roc_auc"]
-        prob = self.ci_prob if ci_prob is None else check_prob(ci_prob, "ci_prob")
+        prob = self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             return az.summary(self.idata, var_names=var_names, ci_prob=prob)

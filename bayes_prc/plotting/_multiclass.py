@@ -73,6 +73,7 @@ class PerClassAPDisplay:
     def from_posterior(cls, ovr, y_true=None, y_score=None, *, ci_prob=0.94, ax=None, **kwargs):
         """Summarize an :class:`~bayes_prc.bayes.OvRPosterior` and plot it.
 
+        The intervals and medians are :meth:`~bayes_prc.bayes.OvRPosterior.ap_summary`'s;
         ``y_true``/``y_score`` (optional) add the empirical per-class APs (as
         :func:`bayes_prc.average_precision_score` with ``average=None``).
         """
@@ -80,22 +81,19 @@ class PerClassAPDisplay:
 
         per = ovr.average_precision()  # (chain, draw, class)
         flat = per.values.reshape(-1, per.sizes["class"])
-        alpha = 1 - ci_prob
-        lo, med, hi = np.quantile(flat, [alpha / 2, 0.5, 1 - alpha / 2], axis=0)
-        macro = np.quantile(
-            ovr.average_precision("macro").values.ravel(), [alpha / 2, 0.5, 1 - alpha / 2]
-        )
+        summary = ovr.ap_summary(ci_prob=ci_prob)
+        macro = ovr.ap_summary("macro", ci_prob=ci_prob)
         emp = None
         if y_true is not None and y_score is not None:
             emp = average_precision_score(y_true, y_score, average=None)
         disp = cls(
             list(ovr.classes),
             [flat[:, j] for j in range(flat.shape[1])],
-            lo,
-            med,
-            hi,
+            summary["lower"].values,
+            summary["median"].values,
+            summary["upper"].values,
             empirical=emp,
-            macro=tuple(float(v) for v in macro),
+            macro=tuple(float(macro[k]) for k in ("lower", "median", "upper")),
             ci_prob=ci_prob,
         )
         return disp.plot(ax=ax, **kwargs)
