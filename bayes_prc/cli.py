@@ -10,19 +10,17 @@ no output file is left behind.
 from __future__ import annotations
 
 import argparse
-import csv
+import os
 import sys
 from pathlib import Path
 
 import numpy as np
 
 from . import empirical
+from ._cli_io import CLIError, parse_labels, read_table
+from ._version import __version__
 
 __all__ = ["main", "empirical_summary", "format_summary"]
-
-
-class CLIError(Exception):
-    """A user error: printed as one line, exit status 2."""
 
 
 def empirical_summary(y_true, y_score, *, pos_label=None, n_curve_points=11):
@@ -41,8 +39,9 @@ def empirical_summary(y_true, y_score, *, pos_label=None, n_curve_points=11):
     dict
         ``n``, ``n_positive``, ``prevalence``, ``n_distinct_scores``, ``estimators``
         (name -> AUC-PR estimate), ``roc_auc``, ``max_f1`` (:class:`FBetaResult`) and
-        ``curve`` (a list of (threshold, recall, precision) at about ``n_curve_points``
-        recall levels).
+        ``curve``: the interpolated PR curve, a list of (threshold, recall, precision)
+        giving at each of about ``n_curve_points`` recall levels the best precision
+        reached at that recall or more (Davis & Goadrich 2006's interpolation).
 
     Examples
     --------
@@ -56,13 +55,10 @@ def empirical_summary(y_true, y_score, *, pos_label=None, n_curve_points=11):
         raise ValueError("`y_true` must contain both classes for a summary")
     estimators = {e: empirical.auc_pr(r, None, estimator=e) for e in empirical.AUC_PR_ESTIMATORS}
     precision, recall, thresholds = empirical.precision_recall_curve(r, None)
-    # a few points spread over recall (last point per recall level)
-    targets = np.linspace(0, 1, n_curve_points)
-    rows = []
-    for t in targets[1:]:
-        i = int(np.argmin(np.abs(recall[:-1] - t)))
-        rows.append((thresholds[i].item(), float(recall[i]), float(precision[i])))
-    rows = sorted(set(rows), key=lambda r: r[1])
+    # interpolated curve: at each recall level, the best precision reached at that
+    # recall or more (and the threshold and recall where it is reached)
+    # (the last point is the recall-0 anchor, not a threshold)
+    rows = _interpolated_rows(precision[:-1], recall[:-1], thresholds, n_curve_points)
     return {
         "n": r.n_samples,
         "n_positive": r.n_pos,
@@ -73,6 +69,17 @@ def empirical_summary(y_true, y_score, *, pos_label=None, n_curve_points=11):
         "max_f1": empirical.max_fbeta(r, None),
         "curve": rows,
     }
+
+
+def _interpolated_rows(precision, recall, thresholds, n_curve_points):
+    """(threshold, recall, precision) of the best precision at recall >= each level."""
+    rows = set()
+    for t in np.linspace(0, 1, n_curve_points)[1:]:
+        ok = np.flatnonzero(recall >= t - 1e-12)
+        if ok.size:
+            i = int(ok[np.argmax(precision[ok])])
+            rows.add((thresholds[i].item(), float(recall[i]), float(precision[i])))
+    return sorted(rows, key=lambda r: (r[1], r[2]))
 
 
 def format_summary(title, summary):
@@ -102,6 +109,7 @@ def format_summary(title, summary):
         f"max F1 = {f1.score:.4f} at threshold {f1.threshold:.6g} "
         f"(precision {f1.precision:.4f}, recall {f1.recall:.4f})",
         "",
+        "interpolated PR curve (best precision at each recall level or above):",
         f"{'threshold':>14}{'recall':>10}{'precision':>11}",
     ]
     for thr, rec, prec in s["curve"]:
@@ -109,97 +117,25 @@ def format_summary(title, summary):
     return "\n".join(lines)
 
 
-def _read_table(path, label_col, score_col):
-    """Label and score columns of a CSV (or Parquet, if pyarrow is installed) file."""
-    if str(path).lower().endswith((".parquet", ".pq")):
-        return _read_parquet_columns(path, label_col, score_col)
-    return _read_csv_columns(path, label_col, score_col)
+def _check_output(path, force, what="output"):
+    """Fail before any compute when ``path`` cannot be written (or exists without --force)."""
+    if path is None:
+        return
+    out = Path(path)
+    if out.exists() and not force:
+        raise CLIError(f"{out} exists; pass --force to overwrite it")
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise CLIError(f"cannot write the {what} {out}: directory {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise CLIError(f"cannot write the {what} {out}: directory {str(parent)!r} is not writable")
 
 
-def _read_parquet_columns(path, label_col, score_col):
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise CLIError("reading Parquet needs pyarrow (pip install pyarrow)") from None
-    try:
-        table = pq.read_table(path)
-    except OSError as err:
-        raise CLIError(f"cannot read {path}: {err}") from None
-    names = table.column_names
-    for col, opt in ((label_col, "--label"), (score_col, "--score")):
-        if col not in names:
-            raise CLIError(
-                f"{path}: no column {col!r} (from {opt}); columns are "
-                f"{', '.join(repr(c) for c in names)}"
-            )
-    labels = np.asarray([str(v) for v in table.column(label_col).to_pylist()])
-    raw = table.column(score_col).to_pylist()
-    scores = np.empty(len(raw))
-    for i, v in enumerate(raw):
-        try:
-            scores[i] = float(v)
-        except (TypeError, ValueError):
-            raise CLIError(f"{path}, row {i + 1}: score {v!r} is not a number") from None
-        if not np.isfinite(scores[i]):
-            raise CLIError(f"{path}, row {i + 1}: score {v!r} is not finite")
-    return labels, scores
-
-
-def _read_csv_columns(path, label_col, score_col):
-    try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh)
-            if reader.fieldnames is None:
-                raise CLIError(f"{path}: the file is empty")
-            for col, opt in ((label_col, "--label"), (score_col, "--score")):
-                if col not in reader.fieldnames:
-                    raise CLIError(
-                        f"{path}: no column {col!r} (from {opt}); columns are "
-                        f"{', '.join(repr(c) for c in reader.fieldnames)}"
-                    )
-            labels, scores = [], []
-            for line_no, row in enumerate(reader, start=2):
-                labels.append(row[label_col])
-                raw = row[score_col]
-                try:
-                    value = float(raw)
-                except (TypeError, ValueError):
-                    raise CLIError(
-                        f"{path}, line {line_no}: score {raw!r} in column {score_col!r} "
-                        "is not a number"
-                    ) from None
-                if not np.isfinite(value):
-                    raise CLIError(
-                        f"{path}, line {line_no}: score {raw!r} in column {score_col!r} "
-                        "is not finite"
-                    )
-                scores.append(value)
-    except OSError as err:
-        raise CLIError(f"cannot read {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise CLIError(f"cannot read {path}: not a UTF-8 text (CSV) file") from None
-    if not labels:
-        raise CLIError(f"{path}: no data rows")
-    return np.asarray(labels), np.asarray(scores)
-
-
-def _parse_labels(labels, pos_label):
-    """CSV labels are strings: map to 0/1 using ``pos_label`` (default: "1" or "True")."""
-    uniq = sorted(set(labels.tolist()))
-    if len(uniq) > 2:
-        raise CLIError(f"label column has {len(uniq)} distinct values; a binary label is needed")
-    if pos_label is None:
-        for cand in ("1", "1.0", "True", "true"):
-            if cand in uniq:
-                pos_label = cand
-                break
-        else:
-            raise CLIError(f"cannot tell the positive label among {uniq}; pass --pos-label")
-    if pos_label not in uniq:
-        raise CLIError(f"--pos-label {pos_label!r} is not among the labels {uniq}")
-    if len(uniq) < 2:
-        raise CLIError(f"label column has a single class ({uniq[0]!r}); both are needed")
-    return (labels == pos_label).astype(int)
+def _progress(args):
+    """``--progress/--no-progress``; by default bars only on a terminal and not with --quiet."""
+    if args.progress is not None:
+        return args.progress
+    return sys.stderr.isatty() and not args.quiet
 
 
 def _cmd_demo(args):
@@ -207,9 +143,9 @@ def _cmd_demo(args):
 
     data = load_example(args.example)
     output = args.output or "bayes_prc_demo.html"
-    if Path(output).exists() and not args.force:
-        raise CLIError(f"{output} exists; pass --force to overwrite it")
-    print(format_summary(args.example, empirical_summary(data.y_true, data.y_score)))
+    _check_output(output, args.force)
+    if not args.quiet:
+        print(format_summary(args.example, empirical_summary(data.y_true, data.y_score)))
     out = _write_report(
         data.y_true,
         data.y_score,
@@ -220,8 +156,10 @@ def _cmd_demo(args):
         force=args.force,
         source=f"bundled example {args.example!r}: {data.description}",
         n_resamples=args.n_resamples,
+        progressbar=_progress(args),
     )
-    print(f"\nreport written to {out}")
+    if not args.quiet:
+        print(f"\nreport written to {out}")
     return 0
 
 
@@ -239,10 +177,10 @@ def _write_report(
     md=None,
     score_models=False,
     model="semiparametric",
+    progressbar=False,
 ):
     from ._report import report
 
-    interactive = sys.stderr.isatty()
     try:
         return report(
             y,
@@ -254,7 +192,7 @@ def _write_report(
             force=force,
             source=source,
             n_resamples=n_resamples,
-            progressbar=interactive,
+            progressbar=progressbar,
             markdown_path=md,
             score_models=score_models,
             model=model,
@@ -269,7 +207,7 @@ def _write_report(
 def _read_dask(args):
     """Lazy ``(is_positive, score)`` dask arrays of a Parquet file or directory.
 
-    Labels are matched as text: :func:`_parse_labels` (the rule of the in-memory
+    Labels follow :func:`bayes_prc._cli_io.parse_labels` (the rule of the in-memory
     commands) is applied to their distinct values.
     """
     path = args.file
@@ -282,7 +220,7 @@ def _read_dask(args):
         values = _label_values(y_raw)
     except ImportError:
         raise CLIError("--dask needs dask: pip install 'bayes_prc[dask]'") from None
-    flags = _parse_labels(np.asarray([str(v) for v in values.tolist()]), args.pos_label)
+    flags = parse_labels(np.asarray([str(v) for v in values.tolist()]), args.pos_label)
     positive = values[int(np.argmax(flags))]
     return y_raw == positive, s.astype(np.float64)
 
@@ -360,26 +298,23 @@ def _dask_summary(title, y, s, *, n_curve_points=11):
         f"max F1 over the bin thresholds = {f1[best]:.4f} at threshold {thr[best].item():.6g} "
         f"(precision {p[best]:.4f}, recall {r[best]:.4f})",
         "",
+        "interpolated PR curve (best precision at each recall level or above):",
         f"{'threshold':>14}{'recall':>10}{'precision':>11}",
     ]
-    rows = set()
-    for target in np.linspace(0, 1, n_curve_points)[1:]:
-        i = int(np.argmin(np.abs(r - target)))
-        rows.add((thr[i].item(), float(r[i]), float(p[i])))
-    for t, rec, prec in sorted(rows, key=lambda row: row[1]):
+    for t, rec, prec in _interpolated_rows(p, r, thr, n_curve_points):
         lines.append(f"{t:>14.6g}{rec:>10.4f}{prec:>11.4f}")
     return "\n".join(lines)
 
 
 def _cmd_report(args):
+    output = args.output or f"{Path(args.file).stem}.report.html"
+    _check_output(output, args.force)  # before reading and computing anything
+    _check_output(args.markdown, args.force, "Markdown output")
     if args.dask:  # read with dask; the report itself needs the data in memory
         y, scores = _in_memory(*_read_dask(args), "the report")
     else:
-        labels, scores = _read_table(args.file, args.label, args.score)
-        y = _parse_labels(labels, args.pos_label)
-    output = args.output or f"{Path(args.file).stem}.report.html"
-    if Path(output).exists() and not args.force:
-        raise CLIError(f"{output} exists; pass --force to overwrite it")
+        labels, scores = read_table(args.file, args.label, args.score, delimiter=args.delimiter)
+        y = parse_labels(labels, args.pos_label)
     out = _write_report(
         y,
         scores,
@@ -393,8 +328,10 @@ def _cmd_report(args):
         md=args.markdown,
         score_models=args.score_models,
         model=args.model,
+        progressbar=_progress(args),
     )
-    print(f"report written to {out}")
+    if not args.quiet:
+        print(f"report written to {out}")
     return 0
 
 
@@ -402,8 +339,8 @@ def _cmd_summary(args):
     if args.dask:  # exact summary up to max_exact rows, binned (with AP bounds) beyond
         print(_dask_summary(args.file, *_read_dask(args)))
         return 0
-    labels, scores = _read_table(args.file, args.label, args.score)
-    y = _parse_labels(labels, args.pos_label)
+    labels, scores = read_table(args.file, args.label, args.score, delimiter=args.delimiter)
+    y = parse_labels(labels, args.pos_label)
     print(format_summary(args.file, empirical_summary(y, scores)))
     return 0
 
@@ -411,19 +348,39 @@ def _cmd_summary(args):
 def build_parser():
     from .datasets import list_examples
 
+    fmt = argparse.ArgumentDefaultsHelpFormatter
     parser = argparse.ArgumentParser(
         prog="bayes-prc",
         description="How much to trust a precision-recall curve: Bayesian binormal credible "
         "bands and frequentist intervals, side by side.",
+        formatter_class=fmt,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
+    def manners(p):
+        p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+        p.add_argument(
+            "--progress",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help="progress bars on the slow steps (default: only on a terminal)",
+        )
+
     def data_args(p):
-        p.add_argument("file", help="CSV file with a header row (or .parquet with pyarrow)")
+        p.add_argument("file", help="CSV/TSV file with a header row (or .parquet with pyarrow)")
         p.add_argument("--score", required=True, help="name of the score column")
         p.add_argument("--label", required=True, help="name of the label column")
         p.add_argument(
-            "--pos-label", default=None, help="value of the positive label (default 1/True)"
+            "--pos-label",
+            default=None,
+            help="the positive label; needed unless the labels are 0/1, -1/1 or false/true "
+            "(numbers match by value: 1 matches 1.0)",
+        )
+        p.add_argument(
+            "--delimiter",
+            default=None,
+            help="column delimiter (default: detected among , ; tab |)",
         )
         p.add_argument(
             "--dask",
@@ -431,7 +388,9 @@ def build_parser():
             help="read Parquet (a file or a directory) lazily with dask; see docs/scale.md",
         )
 
-    p_rep = sub.add_parser("report", help="write the HTML evaluation report for a CSV file")
+    p_rep = sub.add_parser(
+        "report", help="write the HTML evaluation report for a CSV file", formatter_class=fmt
+    )
     data_args(p_rep)
     p_rep.add_argument(
         "--transform",
@@ -443,14 +402,14 @@ def build_parser():
         "--model",
         choices=["semiparametric", "parametric"],
         default="semiparametric",
-        help="Bayesian model of the figures (default: the rank-based semiparametric binormal)",
+        help="Bayesian model of the figures (semiparametric: the rank-based binormal)",
     )
     p_rep.add_argument(
-        "-o", "--output", default=None, help="output HTML (default FILE.report.html)"
+        "-o", "--output", default=None, help="output HTML (default: FILE.report.html)"
     )
     p_rep.add_argument("--markdown", default=None, help="also write a Markdown version here")
     p_rep.add_argument("--title", default=None, help="report title")
-    p_rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p_rep.add_argument("--seed", type=int, default=0, help="random seed")
     p_rep.add_argument("--n-resamples", type=int, default=2000, help="bootstrap resamples")
     p_rep.add_argument("--force", action="store_true", help="overwrite an existing report")
     p_rep.add_argument(
@@ -458,39 +417,61 @@ def build_parser():
         action="store_true",
         help="also compare alternative score models by PSIS-LOO (NUTS; about a minute)",
     )
+    manners(p_rep)
     p_rep.set_defaults(func=_cmd_report)
 
     p_demo = sub.add_parser(
-        "demo", help="summary and HTML report of bundled example data (the README's main job)"
+        "demo",
+        help="summary and HTML report of bundled example data (the README's main job)",
+        formatter_class=fmt,
     )
     p_demo.add_argument(
         "--example",
         default="small_sample",
         choices=list_examples(),
-        help="bundled example (default small_sample: 80 items, 8 positives)",
+        help="bundled example (small_sample: 80 items, 8 positives)",
     )
     p_demo.add_argument(
-        "-o", "--output", default=None, help="output HTML (default bayes_prc_demo.html)"
+        "-o", "--output", default=None, help="output HTML (default: bayes_prc_demo.html)"
     )
-    p_demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p_demo.add_argument("--seed", type=int, default=0, help="random seed")
     p_demo.add_argument("--n-resamples", type=int, default=2000, help="bootstrap resamples")
     p_demo.add_argument("--force", action="store_true", help="overwrite an existing report")
+    manners(p_demo)
     p_demo.set_defaults(func=_cmd_demo)
 
-    p_sum = sub.add_parser("summary", help="empirical summary of a CSV file (fast, no fit)")
+    p_sum = sub.add_parser(
+        "summary", help="empirical summary of a CSV file (fast, no fit)", formatter_class=fmt
+    )
     data_args(p_sum)
-    p_sum.set_defaults(func=_cmd_summary)
+    p_sum.set_defaults(func=_cmd_summary, quiet=False, progress=False)
     return parser
 
 
 def main(argv=None):
+    """Run ``bayes-prc``; returns the exit status (0 ok, 2 user error, 130 interrupted)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return args.func(args)
     except (CLIError, ValueError, OSError) as err:
+        if isinstance(err, BrokenPipeError):
+            return _broken_pipe()
         print(f"bayes-prc: error: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("bayes-prc: interrupted", file=sys.stderr)
+        return 130
+
+
+def _broken_pipe():
+    """The reader of our output went away (``| head``): exit quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - no real stdout (e.g. captured)
+        pass
+    return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

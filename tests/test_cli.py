@@ -74,3 +74,115 @@ def test_unreadable_file(tmp_path):
 def test_help():
     res = run("--help")
     assert res.returncode == 0 and "demo" in res.stdout
+
+
+# ---------------------------------------------------------------------------------------
+# input as people have it (issue 13): BOM, delimiters, decimal commas, labels never guessed
+
+
+def _separated(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.r_[np.ones(n // 3, int), np.zeros(n - n // 3, int)]
+    s = np.where(y == 1, 2 + rng.random(n), rng.random(n))
+    return y, s
+
+
+@pytest.mark.parametrize(
+    ("sep", "decimal", "bom"),
+    [(",", ".", False), (";", ".", True), (";", ",", True), ("\t", ".", False), ("|", ".", True)],
+)
+def test_delimiters_bom_and_decimal_commas(tmp_path, sep, decimal, bom):
+    y, s = _separated()
+    s = s + np.linspace(0, 0.01, s.size)  # non-separated twist irrelevant to parsing
+    rows = "".join(
+        f"{a}{sep}{f'{b:.6f}'.replace('.', decimal)}\n" for a, b in zip(y, s, strict=True)
+    )
+    f = tmp_path / "x.csv"
+    f.write_bytes(("\ufeff" if bom else "").encode() + f"y{sep}score\n{rows}".encode())
+    res = run("summary", str(f), "--score", "score", "--label", "y")
+    assert res.returncode == 0, res.stderr
+    ap = bp.average_precision_score(y, np.round(s, 6))
+    assert f"average_precision{ap:>{32 - len('average_precision')}.4f}" in res.stdout
+
+
+def test_explicit_delimiter(tmp_path):
+    f = tmp_path / "x.txt"
+    f.write_text("y:s\n1:0.9\n0:0.1\n1:0.4\n0:0.5\n")
+    res = run("summary", str(f), "--score", "s", "--label", "y", "--delimiter", ":")
+    assert res.returncode == 0, res.stderr
+    res = run("summary", str(f), "--score", "s", "--label", "y")
+    assert res.returncode == 2 and "--delimiter" in res.stderr
+
+
+def test_labels_one_two_are_not_guessed(tmp_path):
+    y, s = _separated()
+    f = tmp_path / "x.csv"
+    f.write_text("y,s\n" + "".join(f"{a + 1},{b}\n" for a, b in zip(y, s, strict=True)))
+    res = run("summary", str(f), "--score", "s", "--label", "y")
+    assert res.returncode == 2 and "--pos-label" in res.stderr and "'2'" in res.stderr
+    res = run("summary", str(f), "--score", "s", "--label", "y", "--pos-label", "2")
+    assert res.returncode == 0, res.stderr
+    assert f"positives = {int(y.sum())}," in res.stdout
+
+
+def test_pos_label_matches_numbers_by_value(tmp_path):
+    f = tmp_path / "x.csv"
+    f.write_text("y,s\n1.0,0.9\n0.0,0.1\n1.0,0.4\n0.0,0.5\n")
+    for extra in ([], ["--pos-label", "1"], ["--pos-label", "1.00"]):
+        res = run("summary", str(f), "--score", "s", "--label", "y", *extra)
+        assert res.returncode == 0, res.stderr
+        assert "positives = 2," in res.stdout
+
+
+def test_empty_label_cell_names_the_line(tmp_path):
+    f = tmp_path / "x.csv"
+    f.write_text("y,s\n1,0.5\n,0.2\n0,0.1\n")
+    res = run("summary", str(f), "--score", "s", "--label", "y")
+    assert res.returncode == 2 and "line 3: empty label" in res.stderr
+
+
+def test_summary_interpolated_curve_on_separated_data(tmp_path):
+    """Perfect separation: precision 1 at recall 1 (the best precision at that recall)."""
+    y, s = _separated()
+    f = tmp_path / "x.csv"
+    f.write_text("y,s\n" + "".join(f"{a},{b}\n" for a, b in zip(y, s, strict=True)))
+    res = run("summary", str(f), "--score", "s", "--label", "y")
+    assert res.returncode == 0, res.stderr
+    table = res.stdout.split("interpolated PR curve")[1].splitlines()[2:]
+    rows = [tuple(map(float, ln.split())) for ln in table if ln.strip()]
+    assert rows and all(prec == 1.0 for _, _, prec in rows)
+    assert rows[-1][1] == 1.0
+
+
+def test_version_and_defaults_in_help():
+    res = run("--version")
+    assert res.returncode == 0 and res.stdout.strip() == f"bayes-prc {bp.__version__}"
+    res = run("report", "--help")
+    assert res.returncode == 0 and "(default: 2000)" in res.stdout
+
+
+def test_output_checked_before_compute(tmp_path):
+    y, s = _separated()
+    f = tmp_path / "x.csv"
+    f.write_text("y,s\n" + "".join(f"{a},{b}\n" for a, b in zip(y, s, strict=True)))
+    res = run(
+        "report", str(f), "--score", "s", "--label", "y", "-o", str(tmp_path / "no" / "r.html")
+    )
+    assert res.returncode == 2 and "does not exist" in res.stderr
+    assert res.stderr.count("\n") == 1
+
+
+def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys):
+    from bayes_prc import cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    parser = cli.build_parser()
+    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    parser.set_defaults(func=interrupted)
+    for action in parser._subparsers._group_actions[0].choices.values():
+        action.set_defaults(func=interrupted)
+    assert cli.main(["demo"]) == 130
+    err = capsys.readouterr().err
+    assert err == "bayes-prc: interrupted\n"

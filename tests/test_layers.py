@@ -9,7 +9,7 @@ lower ones, lazily (inside a function) or not:
 3 bayes       bayes/ (the only layer importing PyMC)
 4 workflows   compare, paired, criticism, prevalence, simulate, populations
 5 scale       scale/ (the dask adapter) and _dispatch (the faces routing dask input)
-6 presentation plotting/, _report/, cli
+6 presentation plotting/, _report/, cli, _cli_io
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ LAYERS = {
     "_dispatch": 5,
     "plotting": 6,
     "_report": 6,
+    "_cli_io": 6,
     "cli": 6,
 }
 TOP = 7  # the package face bayes_prc/__init__.py

@@ -16,6 +16,7 @@ import pytest
 
 import bayes_prc as bp
 from bayes_prc import _validation
+from bayes_prc._report import build_report
 
 TOOL = sys.monitoring.PROFILER_ID
 
@@ -72,6 +73,15 @@ CALLS = {
     "bootstrap_pr_band": lambda y, s: bp.bootstrap_pr_band(y, s, n_resamples=50, random_seed=0),
     "fit_binormal": lambda y, s: bp.fit_binormal(y, s, draws=100, chains=2, random_seed=0),
     "compare_intervals": lambda y, s: bp.compare_intervals(y, s, n_resamples=50, random_seed=0),
+    "compare_operating_point": lambda y, s: bp.compare_operating_point(
+        y, s, n_resamples=50, random_seed=0
+    ),
+    "compare_classifiers": lambda y, s: bp.compare_classifiers(y, s, s + np.sin(s), random_seed=0),
+    "compare_classifiers_bootstrap": lambda y, s: bp.compare_classifiers(
+        y, s, s + np.sin(s), method="bootstrap", n_resamples=50, random_seed=0
+    ),
+    # the whole report: tables, fits, posterior predictive curves and figures
+    "build_report": lambda y, s: build_report(y, s, n_resamples=50, random_seed=0),
 }
 
 

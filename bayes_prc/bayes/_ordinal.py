@@ -233,6 +233,11 @@ def _ratio_terms(lo, hi, logp):
     return g_lo, g_hi, x_lo, x_hi
 
 
+def _weighted(n, term):
+    """``n * term``, exactly 0 where ``n`` is 0 (even where ``term`` is inf or NaN)."""
+    return np.where(n > 0, n * np.where(n > 0, term, 0.0), 0.0)
+
+
 def cutpoint_derivatives(cutpoints, mu, sigma, counts):
     """Log-likelihood, gradient and tridiagonal Hessian in the cutpoints (batched).
 
@@ -266,11 +271,17 @@ def cutpoint_derivatives(cutpoints, mu, sigma, counts):
         # cutpoint j is the upper end of category j and the lower end of category j + 1
         nb, na = n[:, :-1], n[:, 1:]
         gb, ga = g_hi[:, :-1], g_lo[:, 1:]
-        grad += inv * (nb * gb - na * ga)
-        hd += inv2 * (nb * (-x_hi[:, :-1] - gb * gb) + na * (x_lo[:, 1:] - ga * ga))
-        if ho.shape[1]:
-            inner = slice(1, -1)
-            ho += inv2 * n[:, inner] * g_lo[:, inner] * g_hi[:, inner]
+        # empty categories contribute nothing (their ratios may overflow far in a tail);
+        # an overflow where there are counts leaves inf/NaN in that grid row, which the
+        # Laplace step drops (its Cholesky factor is NaN)
+        with np.errstate(over="ignore", invalid="ignore"):
+            grad += inv * (_weighted(nb, gb) - _weighted(na, ga))
+            hd += inv2 * (
+                _weighted(nb, -x_hi[:, :-1] - gb * gb) + _weighted(na, x_lo[:, 1:] - ga * ga)
+            )
+            if ho.shape[1]:
+                inner = slice(1, -1)
+                ho += inv2 * _weighted(n[:, inner], g_lo[:, inner] * g_hi[:, inner])
     return loglik, grad, hd, ho
 
 

@@ -1,0 +1,223 @@
+"""Reading the command line's input as people have it: CSV/TSV (any common delimiter,
+an Excel byte-order mark, quoted fields) or Parquet, and labels that are never guessed.
+
+Errors are :class:`CLIError` (one line, exit status 2) naming the file, the line, the
+column and the value.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["CLIError", "parse_labels", "read_table", "sniff_delimiter"]
+
+#: Delimiters tried when ``--delimiter`` is not given.
+DELIMITERS = ",;\t|"
+
+# label sets whose positive class is not a guess (compared case-insensitively, numerically)
+_BOOL_WORDS = {"true": 1.0, "false": 0.0}
+
+
+class CLIError(Exception):
+    """A user error: printed as one line, exit status 2."""
+
+
+def sniff_delimiter(path, sample_bytes=65536):
+    """The delimiter of a delimited text file, from its first lines.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from bayes_prc._cli_io import sniff_delimiter
+    >>> path = os.path.join(tempfile.mkdtemp(), "x.csv")
+    >>> _ = open(path, "w").write("y;score\\n1;0,9\\n0;0,1\\n")
+    >>> sniff_delimiter(path)
+    ';'
+    """
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        sample = fh.read(sample_bytes)
+    header = sample.splitlines()[0] if sample else ""
+    counts = {d: header.count(d) for d in DELIMITERS}
+    best = max(counts, key=counts.get)
+    if counts[best] > 0:
+        return best
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=DELIMITERS).delimiter
+    except csv.Error:
+        return ","
+
+
+def read_table(path, label_col, score_col, *, delimiter=None):
+    """``(labels, scores)`` of a CSV/TSV file (or Parquet, with pyarrow).
+
+    Labels are returned as strings exactly as written (empty cells are an error naming
+    the line); scores as float64 (a non-number or non-finite score is an error naming
+    the line, the column and the value; with a ``;`` or tab delimiter, decimal commas
+    such as ``0,75`` are read as numbers).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from bayes_prc._cli_io import read_table
+    >>> path = os.path.join(tempfile.mkdtemp(), "x.csv")
+    >>> _ = open(path, "w", encoding="utf-8-sig").write("y\\tp\\n1\\t0.9\\n0\\t0.2\\n")
+    >>> labels, scores = read_table(path, "y", "p")
+    >>> labels.tolist(), scores.tolist()
+    (['1', '0'], [0.9, 0.2])
+    """
+    if str(path).lower().endswith((".parquet", ".pq")):
+        return _read_parquet(path, label_col, score_col)
+    import pandas as pd
+
+    path = Path(path)
+    if not path.is_file():
+        raise CLIError(f"cannot read {path}: no such file")
+    try:
+        sep = delimiter if delimiter is not None else sniff_delimiter(path)
+        frame = pd.read_csv(
+            path,
+            sep=sep,
+            dtype=str,
+            keep_default_na=False,
+            encoding="utf-8-sig",
+            skipinitialspace=True,
+        )
+    except UnicodeDecodeError:
+        raise CLIError(f"cannot read {path}: not a UTF-8 text (CSV) file") from None
+    except pd.errors.EmptyDataError:
+        raise CLIError(f"{path}: the file is empty") from None
+    except pd.errors.ParserError as err:
+        raise CLIError(f"{path}: cannot parse the file ({err})") from None
+    except OSError as err:
+        raise CLIError(f"cannot read {path}: {err.strerror or err}") from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    for col, opt in ((label_col, "--label"), (score_col, "--score")):
+        if col not in frame.columns:
+            shown = ", ".join(repr(c) for c in frame.columns)
+            hint = (
+                "" if delimiter is not None else f" (read with delimiter {sep!r}; see --delimiter)"
+            )
+            raise CLIError(f"{path}: no column {col!r} (from {opt}); columns are {shown}{hint}")
+    if len(frame) == 0:
+        raise CLIError(f"{path}: no data rows")
+    labels = frame[label_col].str.strip().to_numpy(dtype=str)
+    empty = np.flatnonzero(labels == "")
+    if empty.size:
+        raise CLIError(f"{path}, line {empty[0] + 2}: empty label in column {label_col!r}")
+    raw = frame[score_col].str.strip()
+    scores = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
+    if sep != "," and np.isnan(scores).any() and raw.str.contains(",", regex=False).any():
+        # decimal commas, as spreadsheets write them with ';' or tab delimiters
+        comma = pd.to_numeric(raw.str.replace(",", ".", regex=False), errors="coerce")
+        if comma.notna().all():
+            scores = comma.to_numpy(dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(scores))
+    if bad.size:
+        i = int(bad[0])
+        what = "is not finite" if _is_number(raw.iloc[i]) else "is not a number"
+        raise CLIError(
+            f"{path}, line {i + 2}: score {raw.iloc[i]!r} in column {score_col!r} {what}"
+        )
+    return labels, scores
+
+
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _read_parquet(path, label_col, score_col):
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise CLIError("reading Parquet needs pyarrow (pip install pyarrow)") from None
+    try:
+        table = pq.read_table(path, columns=None)
+    except OSError as err:
+        raise CLIError(f"cannot read {path}: {err}") from None
+    names = table.column_names
+    for col, opt in ((label_col, "--label"), (score_col, "--score")):
+        if col not in names:
+            raise CLIError(
+                f"{path}: no column {col!r} (from {opt}); columns are "
+                f"{', '.join(repr(c) for c in names)}"
+            )
+    label_values = table.column(label_col).to_pylist()
+    missing = [i for i, v in enumerate(label_values) if v is None]
+    if missing:
+        raise CLIError(f"{path}, row {missing[0] + 1}: empty label in column {label_col!r}")
+    labels = np.asarray([str(v) for v in label_values])
+    raw = table.column(score_col).to_pylist()
+    scores = np.empty(len(raw))
+    for i, v in enumerate(raw):
+        try:
+            scores[i] = float(v)
+        except (TypeError, ValueError):
+            raise CLIError(f"{path}, row {i + 1}: score {v!r} is not a number") from None
+        if not math.isfinite(scores[i]):
+            raise CLIError(f"{path}, row {i + 1}: score {v!r} is not finite")
+    return labels, scores
+
+
+def _as_number(text):
+    """A label's numeric value (numbers, and true/false), or None."""
+    low = text.strip().lower()
+    if low in _BOOL_WORDS:
+        return _BOOL_WORDS[low]
+    try:
+        return float(low)
+    except ValueError:
+        return None
+
+
+def parse_labels(labels, pos_label):
+    """0/1 labels from the label column's strings; the positive class is never guessed.
+
+    Without ``pos_label`` the labels must be {0, 1}, {-1, 1} or {false, true} (numbers
+    compared by value, so 1.0/0.0 work); any other pair needs ``--pos-label``. With it,
+    labels that are numbers match it by value (``--pos-label 1`` matches ``1.0``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayes_prc._cli_io import parse_labels
+    >>> parse_labels(np.array(["1.0", "0.0", "1.0"]), None).tolist()
+    [1, 0, 1]
+    >>> parse_labels(np.array(["yes", "no"]), "yes").tolist()
+    [1, 0]
+    """
+    uniq, inverse = np.unique(labels, return_inverse=True)
+    values = [_as_number(u) for u in uniq]
+    numeric = all(v is not None for v in values)
+    distinct = sorted(set(values)) if numeric else list(uniq)
+    shown = ", ".join(repr(str(u)) for u in uniq[:10]) + (", ..." if uniq.size > 10 else "")
+    if len(distinct) > 2:
+        raise CLIError(
+            f"the label column has {len(distinct)} distinct values ({shown}); a binary label "
+            "is needed"
+        )
+    if pos_label is None:
+        if not numeric or not set(distinct) <= {0.0, 1.0} and set(distinct) != {-1.0, 1.0}:
+            raise CLIError(
+                f"the labels are {{{shown}}}: the positive class is not 1 or true, so it is "
+                "not guessed; pass --pos-label with one of them"
+            )
+        positive = np.array([v == 1.0 for v in values])
+    else:
+        target = _as_number(str(pos_label)) if numeric else None
+        if numeric and target is not None:
+            positive = np.array([v == target for v in values])
+        else:
+            positive = uniq == str(pos_label)
+        if not positive.any():
+            raise CLIError(f"--pos-label {pos_label!r} is not among the labels {{{shown}}}")
+    if len(distinct) < 2:
+        raise CLIError(f"the label column has a single class ({shown}); both classes are needed")
+    return positive[inverse].astype(int)
