@@ -102,3 +102,28 @@ def test_guide_code_runs(page, tmp_path, monkeypatch):
             assert runner.failures == 0, f"{page.name}: a doctest block fails"
         else:
             exec(compile(block, str(page), "exec"), namespace)
+
+
+def test_site_works_offline(site):
+    """No remote script, stylesheet or font; the math is MathML made at build time."""
+    remote = re.compile(r'<(script|link)\b[^>]*(src|href)="(https?:)?//', re.I)
+    for page in site.rglob("*.html"):
+        text = _text(page)
+        assert not remote.search(text), f"{page} loads a remote resource"
+    for page in ("bayesian", "estimators", "api/binormal"):
+        text = _text(site / page / "index.html")
+        assert "<math" in text, page
+        prose = re.sub(r"<(pre|code)\b.*?</\1>", "", text, flags=re.S)
+        assert not re.search(r"\$[^$<\s][^$<]*\$", prose), f"TeX left in {page}"
+
+
+def test_readme_python_blocks_run(tmp_path, monkeypatch):
+    """The README's quick start runs as written, block after block in one namespace."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", readme, flags=re.S | re.M)
+    assert len(blocks) >= 2
+    monkeypatch.chdir(tmp_path)  # the report is written here
+    namespace = {}
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102
+    assert (tmp_path / "report.html").is_file()
