@@ -422,16 +422,16 @@ def compare_classifiers(
             target_accept=target_accept,
             progressbar=progressbar,
         )
-        ap_a_d, ap_b_d = fit["ap_a"], fit["ap_b"]
-        prec_a_d, prec_b_d = fit.get("precision_a"), fit.get("precision_b")
-        corr = fit["correlation"].mean(axis=0)
+        ap_a_d, ap_b_d = fit.ap_a, fit.ap_b
+        prec_a_d, prec_b_d = fit.precision_a, fit.precision_b
+        corr = fit.correlation.mean(axis=0)
         extra = {
             "correlation": {"neg": float(corr[0]), "pos": float(corr[1])},
             "bayes_method": bayes_method,
             "transform": transform,
             "model": model,
-            "diagnostics": fit.get("diagnostics"),
-            "idata": fit["idata"],
+            "diagnostics": fit.diagnostics,
+            "idata": fit.idata,
         }
     else:
         kind = "stratified" if method == "bootstrap" else "bayesian"

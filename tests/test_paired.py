@@ -261,7 +261,7 @@ def test_exact_niw_posterior_matches_closed_form(niw_case, rng):
     n_draws = 20000
     post = sample_exact_posterior(*st, prior, draws=n_draws, chains=1, rng=rng)
     se = lambda x: x.std() / np.sqrt(x.size)  # noqa: E731
-    prev = post["prevalence"].ravel()
+    prev = post.prevalence.ravel()
     a_n, b_n = 1 + is_pos.sum(), 1 + (~is_pos).sum()
     assert abs(prev.mean() - a_n / (a_n + b_n)) < 5 * se(prev)
     for c, mask in enumerate((~is_pos, is_pos)):
@@ -272,8 +272,8 @@ def test_exact_niw_posterior_matches_closed_form(niw_case, rng):
         k_n, nu_n = 0.01 + n, 5 + n
         m_n = n * xbar / k_n
         psi_n = 2 * np.eye(2) + scatter + 0.01 * n / k_n * np.outer(xbar, xbar)
-        mu = post["mu"][0, :, c, :]
-        cov = post["cov"][0, :, c, :, :]
+        mu = post.mu[0, :, c, :]
+        cov = post.cov[0, :, c, :, :]
         for j in range(2):
             assert abs(mu[:, j].mean() - m_n[j]) < 5 * se(mu[:, j])
         expected = psi_n / (nu_n - 3)
@@ -305,7 +305,7 @@ def test_exact_marginals_match_univariate_model(niw_case, rng):
     for j in range(2):
         for c, st in enumerate(sufficient_statistics(z[:, j], is_pos)):
             _, _, an, bn = conjugate_parameters(st, priors)
-            var = post["cov"][0, :, c, j, j]
+            var = post.cov[0, :, c, j, j]
             assert stats.kstest(var, stats.invgamma(an, scale=bn).cdf).pvalue > 1e-4
 
     res = compare_classifiers(y, a, b, draws=2000, chains=2, random_seed=rng, model="parametric")

@@ -85,6 +85,8 @@ __all__ = [
     "marginal_models",
     "niw_posterior",
     "paired_sufficient_statistics",
+    "PairedDraws",
+    "PairedFit",
     "posterior_from_idata",
     "sample_exact_posterior",
     "standardize_pair",
@@ -202,15 +204,48 @@ def niw_posterior(st, prior):
     return m_n, k_n, nu_n, psi_n
 
 
+@dataclass(frozen=True, eq=False)
+class PairedDraws:
+    """Posterior draws of the paired binormal model (standardized scale).
+
+    ``prevalence`` of shape (chain, draw); ``mu`` of shape (chain, draw, class,
+    classifier) and ``cov`` of shape (chain, draw, class, classifier, classifier), class
+    in (neg, pos) and classifier in (a, b).
+    """
+
+    prevalence: np.ndarray
+    mu: np.ndarray
+    cov: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class PairedFit:
+    """What :func:`fit_paired_posterior` returns: flat draws of the compared quantities.
+
+    ``ap_a``, ``ap_b`` (and ``precision_a``, ``precision_b`` when a recall was given) of
+    length ``chains * draws``; ``correlation`` of shape (n_draws, 2) (neg, pos); the
+    standardization ``locations`` and ``scales``; the sufficient statistics ``stats``;
+    for NUTS the ``idata`` (AP draws added to its posterior group) and ``diagnostics``.
+    """
+
+    ap_a: np.ndarray
+    ap_b: np.ndarray
+    correlation: np.ndarray
+    locations: np.ndarray
+    scales: np.ndarray
+    stats: tuple
+    idata: object = None
+    precision_a: np.ndarray | None = None
+    precision_b: np.ndarray | None = None
+    diagnostics: object = None
+
+
 def sample_exact_posterior(stats_neg, stats_pos, prior, *, draws, chains, rng):
     """Independent draws from the closed-form posterior.
 
     Returns
     -------
-    dict
-        ``prevalence`` of shape (chains, draws); ``mu`` of shape (chains, draws, class,
-        classifier) and ``cov`` of shape (chains, draws, class, classifier, classifier),
-        class in (neg, pos) and classifier in (a, b), on the standardized scale.
+    PairedDraws
     """
     size = chains * draws
     prevalence = rng.beta(
@@ -225,11 +260,11 @@ def sample_exact_posterior(stats_neg, stats_pos, prior, *, draws, chains, rng):
         z = rng.standard_normal((size, 2))
         mus.append(m_n + np.einsum("sij,sj->si", chol, z) / np.sqrt(k_n))
         covs.append(cov)
-    return {
-        "prevalence": prevalence.reshape(chains, draws),
-        "mu": np.stack(mus, axis=1).reshape(chains, draws, 2, 2),
-        "cov": np.stack(covs, axis=1).reshape(chains, draws, 2, 2, 2),
-    }
+    return PairedDraws(
+        prevalence=prevalence.reshape(chains, draws),
+        mu=np.stack(mus, axis=1).reshape(chains, draws, 2, 2),
+        cov=np.stack(covs, axis=1).reshape(chains, draws, 2, 2, 2),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -313,7 +348,7 @@ def build_model(stats_neg, stats_pos, prior):
 
 
 def posterior_from_idata(idata):
-    """NUTS draws in the layout of :func:`sample_exact_posterior`."""
+    """NUTS draws as :class:`PairedDraws` (the layout of :func:`sample_exact_posterior`)."""
     post = idata["posterior"]
     var_a = post["var_a"].values
     var_b = post["var_b"].values
@@ -322,7 +357,7 @@ def posterior_from_idata(idata):
         [np.stack([var_a, cov_ab], axis=-1), np.stack([cov_ab, var_b], axis=-1)], axis=-1
     )
     mu = np.stack([post["mu_a"].values, post["mu_b"].values], axis=-1)
-    return {"prevalence": post["prevalence"].values, "mu": mu, "cov": cov}
+    return PairedDraws(prevalence=post["prevalence"].values, mu=mu, cov=cov)
 
 
 def check_nuts_diagnostics(idata, var_names):
@@ -341,7 +376,7 @@ def marginal_models(draws):
     The marginals of the per-class bivariate normal, on the standardized scale (AP and
     precision at a recall are invariant to the affine standardization).
     """
-    mu, cov, prevalence = draws["mu"], draws["cov"], draws["prevalence"]
+    mu, cov, prevalence = draws.mu, draws.cov, draws.prevalence
     models = []
     for j in range(2):
         models.append(
@@ -358,7 +393,7 @@ def marginal_models(draws):
 
 def correlations(draws):
     """Within-class correlation draws of the two classifiers' scores, shape (chain, draw, 2)."""
-    cov = draws["cov"]
+    cov = draws.cov
     return cov[..., 0, 1] / np.sqrt(cov[..., 0, 0] * cov[..., 1, 1])
 
 
@@ -384,11 +419,8 @@ def fit_paired_posterior(
 ):
     """Posterior draws of AP (and precision at ``recall``) of both classifiers.
 
-    Inputs are validated arrays (``is_pos`` boolean, finite scores). Returns a dict with
-    flat arrays ``ap_a``, ``ap_b`` (and ``precision_a``, ``precision_b`` when ``recall``
-    is given) of length ``chains * draws``, ``correlation`` of shape (n_draws, 2) (neg,
-    pos), the standardization ``locations``, ``scales``, the sufficient statistics
-    ``stats`` and, for NUTS, ``idata`` (AP draws added to its posterior group).
+    Inputs are validated arrays (``is_pos`` boolean, finite scores). Returns a
+    :class:`PairedFit`.
     """
     from ._priors import BinormalPriors
 
@@ -419,18 +451,10 @@ def fit_paired_posterior(
     model_a, model_b = marginal_models(post)
     ap_a = model_a.average_precision()
     ap_b = model_b.average_precision()
-    out = {
-        "ap_a": ap_a.ravel(),
-        "ap_b": ap_b.ravel(),
-        "correlation": correlations(post).reshape(-1, 2),
-        "locations": locations,
-        "scales": scales,
-        "stats": (stats_neg, stats_pos),
-        "idata": idata,
-    }
+    extra = {}
     if recall is not None:
-        out["precision_a"] = np.asarray(model_a.precision_at_recall(recall)).ravel()
-        out["precision_b"] = np.asarray(model_b.precision_at_recall(recall)).ravel()
+        extra["precision_a"] = np.asarray(model_a.precision_at_recall(recall)).ravel()
+        extra["precision_b"] = np.asarray(model_b.precision_at_recall(recall)).ravel()
     if idata is not None:
         dims = ("chain", "draw")
         idata["posterior"] = (
@@ -439,5 +463,14 @@ def fit_paired_posterior(
             .assign(ap_a=(dims, ap_a), ap_b=(dims, ap_b), ap_difference=(dims, ap_b - ap_a))
         )
         names = ["prevalence", "var_a", "resid_var", "slope", "mu_a", "mu_b", "ap_difference"]
-        out["diagnostics"] = check_nuts_diagnostics(idata, names)
-    return out
+        extra["diagnostics"] = check_nuts_diagnostics(idata, names)
+    return PairedFit(
+        ap_a=ap_a.ravel(),
+        ap_b=ap_b.ravel(),
+        correlation=correlations(post).reshape(-1, 2),
+        locations=locations,
+        scales=scales,
+        stats=(stats_neg, stats_pos),
+        idata=idata,
+        **extra,
+    )

@@ -6,41 +6,37 @@ are mutually coherent. Outputs follow ArviZ conventions: :mod:`xarray` objects w
 dims ``chain`` and ``draw``, interval bounds as a ``ci_bound`` dim (``lower``,
 ``upper``) and attributes saying the kind and probability of the interval.
 
-The PR band and the predictive curves are computed in :mod:`._summaries`, which also
-holds the base class :class:`~._summaries.DisplaySummaries` giving the posterior its
-display summaries (``roc_band``, ``threshold_band``, ``ap_density``, ``score_density``,
+What it shares with :class:`~._score_model_fit.ScoreModelFit` (lazy derived AP / ROC
+AUC, the draws of AP and precision at recall, the PR band, the ArviZ summary) is in the
+base class :class:`~._posterior_base.PosteriorBase`. The PR band and the predictive
+curves are computed in :mod:`._summaries`, which also holds the base class
+:class:`~._summaries.DisplaySummaries` giving the posterior its display summaries
+(``roc_band``, ``threshold_band``, ``ap_density``, ``score_density``,
 ``score_histograms``).
 """
 
 from __future__ import annotations
-
-import warnings
 
 import numpy as np
 import xarray as xr
 
 from .._transforms import forward, inverse
 from .._validation import check_choice, check_probability, check_random_state
-from ._common import (
-    add_curve_summaries,
-    check_unit_grid,
-    convergence_diagnostics,
-    warn_if_unreliable,
-)
+from ._common import check_unit_grid, convergence_diagnostics, warn_if_unreliable
 from ._idata import (
-    SAMPLE_DIMS,
     binormal_idata,
     flexible_idata,
     ordinal_dataset,
     statistics_dataset,
 )
 from ._ordinal import latent_to_score, score_to_latent
-from ._summaries import DisplaySummaries, pr_band, predictive_curves
+from ._posterior_base import PosteriorBase
+from ._summaries import DisplaySummaries, predictive_curves
 
 __all__ = ["BinormalPosterior"]
 
 
-class BinormalPosterior(DisplaySummaries):
+class BinormalPosterior(DisplaySummaries, PosteriorBase):
     """Posterior of the binormal model of the scores (returned by :func:`fit_binormal`).
 
     Attributes
@@ -107,49 +103,17 @@ class BinormalPosterior(DisplaySummaries):
         self._derived_done = False
         return self
 
-    @property
-    def idata(self):
-        """The ArviZ DataTree; AP and ROC AUC draws are added on first access."""
-        if not self._derived_done:
-            add_curve_summaries(self._idata, self.model)
-            self._derived_done = True
-        return self._idata
-
     # ----------------------------------------------------------------------------------
-    def __repr__(self):
-        ap = self.idata["posterior"]["average_precision"]
-        return (
-            f"BinormalPosterior(model={self.model_type!r}, method={self.method!r}, "
-            f"transform={self.transform!r}, "
-            f"n={self.n}, n_pos={self.n_pos}, chains={ap.sizes['chain']}, "
-            f"draws={ap.sizes['draw']}, AP mean={float(ap.mean()):.4f})"
-        )
+    def _repr_head(self):
+        return f"model={self.model_type!r}, method={self.method!r}, transform={self.transform!r}, "
 
-    def _da(self, values, name, extra_dims=(), coords=None, attrs=None):
-        return xr.DataArray(
-            values,
-            dims=(*SAMPLE_DIMS, *extra_dims),
-            coords={
-                "chain": self.idata["posterior"]["chain"].values,
-                "draw": self.idata["posterior"]["draw"].values,
-                **(coords or {}),
-            },
-            name=name,
-            attrs=attrs or {},
-        )
+    def _prevalence_kw(self, prevalence):
+        if prevalence is not None and np.ndim(prevalence) == 0:
+            check_probability(float(np.asarray(prevalence, dtype=np.float64)), "prevalence")
+        return super()._prevalence_kw(prevalence)
 
     def _model_at(self, prevalence):
-        if prevalence is None:
-            return self.model, {}
-        prevalence = np.asarray(prevalence, dtype=np.float64)
-        if prevalence.ndim == 0:
-            check_probability(float(prevalence), "prevalence")
-        elif prevalence.shape != self.model.batch_shape:
-            raise ValueError(
-                "`prevalence` must be a number in (0, 1) or an array of draws of shape "
-                f"{self.model.batch_shape}; got shape {prevalence.shape}"
-            )
-        return self.model, {"prevalence": prevalence}
+        return self.model, self._prevalence_kw(prevalence)
 
     # ------------------------------------------------------------ latent <-> score scale
     def _to_score(self, t):
@@ -203,20 +167,15 @@ class BinormalPosterior(DisplaySummaries):
         -------
         xarray.DataArray, dims (chain, draw)
         """
-        model, kw = self._model_at(prevalence)
-        if not kw:
-            return self.idata["posterior"]["average_precision"].copy()
-        return self._da(model.average_precision(**kw), "average_precision")
+        return super().average_precision(prevalence)
 
     def roc_auc(self):
         """Posterior draws of the ROC AUC (closed form), dims (chain, draw)."""
-        return self.idata["posterior"]["roc_auc"].copy()
+        return super().roc_auc()
 
     def precision_at_recall(self, recall, prevalence=None):
         """Posterior draws of precision at the given recall(s): dims (chain, draw, recall)."""
-        r = check_unit_grid(recall, "recall")
-        model, kw = self._model_at(prevalence)
-        return self._da(model.precision_at_recall(r, **kw), "precision", ("recall",), {"recall": r})
+        return super().precision_at_recall(recall, prevalence)
 
     def recall_at_precision(self, min_precision, prevalence=None):
         """Posterior draws of the largest recall with precision >= ``min_precision``.
@@ -307,7 +266,7 @@ class BinormalPosterior(DisplaySummaries):
         """
         import arviz as az
 
-        prob = self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
+        prob = self._ci_prob(ci_prob)
         check_choice(ci_kind, "ci_kind", ("hdi", "eti"))
         da = self.idata["posterior"][quantity] if isinstance(quantity, str) else quantity
         fn = az.hdi if ci_kind == "hdi" else az.eti
@@ -351,9 +310,7 @@ class BinormalPosterior(DisplaySummaries):
         >>> sorted(band.data_vars), band.sizes["recall"]
         (['lower', 'median', 'upper'], 201)
         """
-        prob = self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
-        model, kw = self._model_at(prevalence)
-        return pr_band(model, recall, prob, kind, **kw)
+        return self._pr_band(recall, ci_prob, kind, prevalence)
 
     # ---------------------------------------------------------------------- predictive
     def predictive_curves(self, n_test, n_curves=30, random_seed=None, recall=None):
@@ -411,8 +368,6 @@ class BinormalPosterior(DisplaySummaries):
         -------
         pandas.DataFrame
         """
-        import arviz as az
-
         if var_names is None and self.model_type == "semiparametric":
             var_names = ["average_precision", "roc_auc", "prevalence", "mu", "sigma"]
         elif var_names is None and self.model_type == "flexible":
@@ -427,12 +382,7 @@ class BinormalPosterior(DisplaySummaries):
                 "mu_neg",
                 "sigma_neg",
             ]
-        prob = self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # R-hat of constant draws
-            return az.summary(
-                self.idata, var_names=var_names, ci_prob=prob, kind=kind, ci_kind=ci_kind
-            )
+        return self._summary(var_names, ci_prob, kind=kind, ci_kind=ci_kind)
 
     def diagnostics(self):
         """Convergence diagnostics: max R-hat, min bulk/tail ESS, number of divergences.

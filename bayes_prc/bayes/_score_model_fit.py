@@ -7,16 +7,9 @@ precision at recall and PR bands follow draw by draw.
 
 from __future__ import annotations
 
-import warnings
-
-import numpy as np
-import xarray as xr
-
-from .._validation import check_probability
 from ..models import Binormal, NormalMixtureScoreModel, StudentTScoreModel
-from ._common import add_curve_summaries, check_unit_grid, convergence_diagnostics
-from ._idata import SAMPLE_DIMS
-from ._summaries import pr_band
+from ._common import convergence_diagnostics
+from ._posterior_base import PosteriorBase
 
 __all__ = ["ScoreModelFit"]
 
@@ -45,7 +38,7 @@ def _model_from_posterior(name, post, location, scale):
     )
 
 
-class ScoreModelFit:
+class ScoreModelFit(PosteriorBase):
     """Posterior of one score model (built by :func:`bayes_prc.fit_score_models`).
 
     Attributes
@@ -88,65 +81,8 @@ class ScoreModelFit:
         self._derived_done = False
         return self
 
-    @property
-    def idata(self):
-        """The ArviZ DataTree; AP and ROC AUC draws are added on first access."""
-        if not self._derived_done:
-            add_curve_summaries(self._idata, self.model)
-            self._derived_done = True
-        return self._idata
-
-    def __repr__(self):
-        ap = self.idata["posterior"]["average_precision"]
-        return (
-            f"ScoreModelFit(name={self.name!r}, n={self.n}, n_pos={self.n_pos}, "
-            f"chains={ap.sizes['chain']}, draws={ap.sizes['draw']}, "
-            f"AP mean={float(ap.mean()):.4f})"
-        )
-
-    def _da(self, values, name, extra_dims=(), coords=None):
-        post = self._idata["posterior"]
-        return xr.DataArray(
-            values,
-            dims=(*SAMPLE_DIMS, *extra_dims),
-            coords={"chain": post["chain"].values, "draw": post["draw"].values, **(coords or {})},
-            name=name,
-        )
-
-    def _prevalence_kw(self, prevalence):
-        if prevalence is None:
-            return {}
-        arr = np.asarray(prevalence, dtype=np.float64)
-        if arr.ndim and arr.shape != self.model.batch_shape:
-            raise ValueError(
-                "`prevalence` must be a number in (0, 1) or an array of draws of shape "
-                f"{self.model.batch_shape}; got shape {arr.shape}"
-            )
-        return {"prevalence": arr}
-
-    def average_precision(self, prevalence=None):
-        """Posterior draws of the AP under this model, dims (chain, draw).
-
-        Parameters
-        ----------
-        prevalence : float or array of shape (chain, draw), optional
-            AP at another prevalence than the fitted one.
-        """
-        kw = self._prevalence_kw(prevalence)
-        if not kw:
-            return self.idata["posterior"]["average_precision"].copy()
-        return self._da(self.model.average_precision(**kw), "average_precision")
-
-    def roc_auc(self):
-        """Posterior draws of the ROC AUC, dims (chain, draw)."""
-        return self.idata["posterior"]["roc_auc"].copy()
-
-    def precision_at_recall(self, recall, prevalence=None):
-        """Posterior draws of precision at the given recall(s): dims (chain, draw, recall)."""
-        r = check_unit_grid(recall, "recall")
-        kw = self._prevalence_kw(prevalence)
-        values = self.model.precision_at_recall(r, **kw)
-        return self._da(values, "precision", ("recall",), {"recall": r})
+    def _repr_head(self):
+        return f"name={self.name!r}, "
 
     def pr_band(self, recall=None, ci_prob=None, kind="pointwise", prevalence=None):
         """Credible band of the PR curve over a recall grid (as :meth:`BinormalPosterior.pr_band`).
@@ -169,8 +105,7 @@ class ScoreModelFit:
             ``lower``, ``median``, ``upper`` over dim ``recall``; attrs ``ci_prob``,
             ``kind``, ``ci_kind`` (and ``coverage`` for simultaneous bands), ``model``.
         """
-        prob = self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
-        band = pr_band(self.model, recall, prob, kind, **self._prevalence_kw(prevalence))
+        band = self._pr_band(recall, ci_prob, kind, prevalence)
         band.attrs["model"] = self.name
         return band
 
@@ -182,14 +117,9 @@ class ScoreModelFit:
 
     def summary(self, var_names=None, ci_prob=None):
         """ArviZ summary of the model parameters and the derived AP / ROC AUC."""
-        import arviz as az
-
         if var_names is None:
             var_names = [v for v in _PARAM_VARS[self.name]] + ["average_precision", "roc_auc"]
-        prob = self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return az.summary(self.idata, var_names=var_names, ci_prob=prob)
+        return self._summary(var_names, ci_prob)
 
     def diagnostics(self):
         """Max R-hat, min bulk/tail ESS over the model parameters, number of divergences."""

@@ -17,7 +17,7 @@ import xarray as xr
 from .._transforms import transform_scores
 from .._validation import check_choice, check_int, check_probability, check_random_state
 from ..binormal import Binormal
-from ..empirical import as_ranked
+from ..empirical import Ranked, as_ranked
 from ._common import DEFAULT_RECALL, check_unit_grid, simultaneous_band
 
 __all__ = [
@@ -116,13 +116,15 @@ def predictive_curves(model, n_test, n_curves, random_seed, recall):
                 break
         else:  # pragma: no cover - astronomically unlikely for sane prevalences
             raise RuntimeError("could not simulate a test set with a positive")
-        p, rc, _ = precision_recall_curve(y, s)
+        # simulated, not user data: prepared directly (no validation), counted once
+        ranked = Ranked(np.asarray(y, dtype=bool), s, None, 1)
+        p, rc, _ = precision_recall_curve(ranked, None)
         # step read-out: recall is decreasing in p/rc; for each grid value take the
         # precision at the last index (highest threshold ... ) whose recall >= r
         rc_inc, p_inc = rc[::-1], p[::-1]
         idx = np.searchsorted(rc_inc, r_grid, side="left")
         prec[i] = p_inc[np.minimum(idx, rc_inc.size - 1)]
-        aps[i] = average_precision_score(y, s)
+        aps[i] = average_precision_score(ranked, None)
         npos[i] = int(y.sum())
     return xr.Dataset(
         {

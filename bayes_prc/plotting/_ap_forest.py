@@ -11,6 +11,7 @@ from ._base import (
     EMPIRICAL_COLOR,
     POSTERIOR_COLOR,
     check_same_length,
+    finish,
     float_1d,
     get_axes,
     merge,
@@ -244,10 +245,7 @@ class APForestDisplay:
         ax.set_ylim(bottom, 1.1 * dmax)
         ax.set_xlabel("Average precision")
         ax.tick_params(axis="y", length=0)
-        if legend:
-            ax.legend(loc="upper left", fontsize="small")
-        self.ax_, self.figure_ = ax, fig
-        return self
+        return finish(self, ax, fig, legend, "upper left")
 
     @classmethod
     def from_posterior(

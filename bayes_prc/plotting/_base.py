@@ -26,6 +26,8 @@ __all__ = [
     "band_arrays",
     "percent",
     "merge",
+    "plot_empirical_pr",
+    "finish",
     "unit_axes",
     "default_recall_grid",
 ]
@@ -116,6 +118,21 @@ def merge(defaults, overrides):
     if overrides:
         out.update(overrides)
     return out
+
+
+def plot_empirical_pr(ax, recall, precision, label, overrides):
+    """Draw an empirical PR curve (black steps) on ``ax``; returns the line."""
+    style = {"color": EMPIRICAL_COLOR, "linewidth": 1.1, "drawstyle": "steps-post", "label": label}
+    (line,) = ax.plot(recall, precision, **merge(style, overrides))
+    return line
+
+
+def finish(display, ax, fig, legend, loc="best"):
+    """Draw the legend if asked, keep ``ax`` and ``fig`` on the display; returns it."""
+    if legend:
+        ax.legend(loc=loc, fontsize="small")
+    display.ax_, display.figure_ = ax, fig
+    return display
 
 
 def unit_axes(ax, xlabel, ylabel):

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import float_1d, get_axes
+from ._base import (
+    finish,
+    float_1d,
+    get_axes,
+)
 
 __all__ = ["PerClassAPDisplay"]
 
@@ -130,6 +134,4 @@ class PerClassAPDisplay:
         ax.set_xlabel("Average precision")
         ax.set_ylabel("Class (one vs rest)")
         ax.set_xlim(min(0.0, float(self.lower.min()) - 0.02), 1.02)
-        ax.legend(loc="lower left", fontsize="small")
-        self.ax_, self.figure_ = ax, fig
-        return self
+        return finish(self, ax, fig, True, "lower left")

@@ -7,16 +7,17 @@ from ..empirical import as_ranked, average_precision_score, chance_baseline, pre
 from ._base import (
     BASELINE_COLOR,
     BOOTSTRAP_COLOR,
-    EMPIRICAL_COLOR,
     POSTERIOR_COLOR,
     band_arrays,
     check_pair,
     check_same_length,
     default_recall_grid,
+    finish,
     get_axes,
     merge,
     optional_1d,
     percent,
+    plot_empirical_pr,
     unit_axes,
 )
 
@@ -252,14 +253,8 @@ class PRCurveDisplay:
             label = "empirical"
             if self.empirical_average_precision is not None:
                 label += f" (AP {self.empirical_average_precision:.3f})"
-            style = {
-                "color": EMPIRICAL_COLOR,
-                "linewidth": 1.1,
-                "drawstyle": "steps-post",
-                "label": label,
-            }
-            (self.empirical_line_,) = ax.plot(
-                self.empirical_recall, self.empirical_precision, **merge(style, empirical_kw)
+            self.empirical_line_ = plot_empirical_pr(
+                ax, self.empirical_recall, self.empirical_precision, label, empirical_kw
             )
         if self.precision is not None:
             label = name or "posterior median"
@@ -268,10 +263,7 @@ class PRCurveDisplay:
             style = {"color": POSTERIOR_COLOR, "linewidth": 2.0, "label": label}
             (self.line_,) = ax.plot(self.recall, self.precision, **merge(style, kwargs))
         unit_axes(ax, "Recall", "Precision")
-        if legend:
-            ax.legend(loc="best", fontsize="small")
-        self.ax_, self.figure_ = ax, fig
-        return self
+        return finish(self, ax, fig, legend)
 
     @classmethod
     def from_posterior(

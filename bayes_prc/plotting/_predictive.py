@@ -7,15 +7,16 @@ import numpy as np
 
 from ..empirical import as_ranked, precision_recall_curve
 from ._base import (
-    EMPIRICAL_COLOR,
     POSTERIOR_COLOR,
     check_pair,
     check_same_length,
     default_recall_grid,
+    finish,
     float_1d,
     get_axes,
     merge,
     optional_1d,
+    plot_empirical_pr,
     unit_axes,
 )
 
@@ -131,14 +132,12 @@ class PredictiveCurvesDisplay:
             self.curve_lines_.append(line)
         self.line_ = self.empirical_line_ = None
         if self.empirical_recall is not None:
-            style = {
-                "color": EMPIRICAL_COLOR,
-                "linewidth": 1.1,
-                "drawstyle": "steps-post",
-                "label": "observed (empirical)",
-            }
-            (self.empirical_line_,) = ax.plot(
-                self.empirical_recall, self.empirical_precision, **merge(style, empirical_kw)
+            self.empirical_line_ = plot_empirical_pr(
+                ax,
+                self.empirical_recall,
+                self.empirical_precision,
+                "observed (empirical)",
+                empirical_kw,
             )
         if self.precision is not None:
             style = {
@@ -148,10 +147,7 @@ class PredictiveCurvesDisplay:
             }
             (self.line_,) = ax.plot(self.recall, self.precision, **merge(style, kwargs))
         unit_axes(ax, "Recall", "Precision")
-        if legend:
-            ax.legend(loc="best", fontsize="small")
-        self.ax_, self.figure_ = ax, fig
-        return self
+        return finish(self, ax, fig, legend)
 
     @classmethod
     def from_posterior(

@@ -10,6 +10,7 @@ from ._base import (
     POSTERIOR_COLOR,
     check_pair,
     check_same_length,
+    finish,
     get_axes,
     merge,
     optional_1d,
@@ -144,10 +145,7 @@ class ROCCurveDisplay:
             style = {"color": POSTERIOR_COLOR, "linewidth": 2.0, "label": label}
             (self.line_,) = ax.plot(self.fpr, self.tpr, **merge(style, kwargs))
         unit_axes(ax, "False positive rate", "True positive rate (recall)")
-        if legend:
-            ax.legend(loc="lower right", fontsize="small")
-        self.ax_, self.figure_ = ax, fig
-        return self
+        return finish(self, ax, fig, legend, "lower right")
 
     @classmethod
     def from_posterior(

@@ -9,6 +9,7 @@ from ._base import (
     CLASS_COLORS,
     check_pair,
     check_same_length,
+    finish,
     float_1d,
     get_axes,
     merge,
@@ -162,10 +163,7 @@ class ScorePPCDisplay:
             )
         ax.set(xlabel=self.xlabel, ylabel="Density")
         ax.set_ylim(bottom=0.0)
-        if legend:
-            ax.legend(loc="best", fontsize="small")
-        self.ax_, self.figure_ = ax, fig
-        return self
+        return finish(self, ax, fig, legend)
 
     @classmethod
     def from_posterior(

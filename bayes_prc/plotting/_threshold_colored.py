@@ -6,7 +6,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..empirical import as_ranked, precision_recall_curve
-from ._base import check_same_length, float_1d, get_axes, merge, unit_axes
+from ._base import (
+    check_same_length,
+    finish,
+    float_1d,
+    get_axes,
+    merge,
+    unit_axes,
+)
 
 __all__ = ["ThresholdColoredPRDisplay"]
 
@@ -121,10 +128,7 @@ class ThresholdColoredPRDisplay:
         if colorbar:
             self.colorbar_ = fig.colorbar(self.line_, ax=ax, label=self.threshold_label)
         unit_axes(ax, "Recall", "Precision")
-        if legend:
-            ax.legend(loc="best", fontsize="small")
-        self.ax_, self.figure_ = ax, fig
-        return self
+        return finish(self, ax, fig, legend)
 
     @classmethod
     def from_predictions(cls, y_true, y_score, *, pos_label=None, name=None, ax=None, **kwargs):

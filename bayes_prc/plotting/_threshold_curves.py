@@ -8,6 +8,7 @@ from ._base import (
     UNIT_LIMITS,
     check_pair,
     check_same_length,
+    finish,
     float_1d,
     get_axes,
     merge,
@@ -172,10 +173,7 @@ class ThresholdCurvesDisplay:
             setattr(self, f"{what}_line_", line)
             setattr(self, f"empirical_{what}_line_", emp)
         ax.set(xlabel=self.xlabel, ylabel="Precision, recall", ylim=UNIT_LIMITS)
-        if legend:
-            ax.legend(loc="best", fontsize="small")
-        self.ax_, self.figure_ = ax, fig
-        return self
+        return finish(self, ax, fig, legend)
 
     @classmethod
     def from_posterior(
