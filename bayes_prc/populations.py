@@ -289,7 +289,7 @@ def classifier_reference_ap(prevalence=DEFAULT_PREVALENCE, n_per_class=2_000_000
 
 
 #: ``classifier_reference_ap(0.2, n_per_class=2_000_000, random_seed=0)`` (4e6 items),
-#: computed once; ``tests/test_coverage_nonnormal.py`` re-computes it (slow test).
+#: computed once; ``tests/workflows/test_coverage_nonnormal.py`` re-computes it (slow test).
 _CLASSIFIER_AP_02 = (0.4728882917190817, 0.00027367548315969555)
 
 

@@ -10,7 +10,7 @@ versions; across BLAS builds the trailing digits of the scores may differ by rou
 
 The building code is importable: ``build_breast_cancer()``, ``build_digits_nine()`` and
 ``build_small_sample()`` each return a ``dict`` mapping column name to a numpy array, in
-file column order. ``tests/test_datasets.py`` reruns them and compares with the bundled
+file column order. ``tests/foundation/test_datasets.py`` reruns them and compares with the bundled
 files.
 
 Files written (see ``docs/datasets.md``):

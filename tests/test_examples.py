@@ -4,7 +4,7 @@ Each ``examples/seed*.py`` script is run in a subprocess with ``--quick --out tm
 it must exit with status 0 and write its (non-empty) PNG. ``examples/plot_gallery.py``
 has no ``--out`` option, so it is imported and its output directory redirected to
 ``tmp_path``: the committed images in ``docs/img`` are never touched.
-``examples/make_example_data.py`` is exercised by ``tests/test_datasets.py``.
+``examples/make_example_data.py`` is exercised by ``tests/foundation/test_datasets.py``.
 """
 
 import importlib.util

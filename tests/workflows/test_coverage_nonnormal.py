@@ -26,7 +26,7 @@ import bayes_prc as bp
 from bayes_prc import populations as P
 from bayes_prc.populations import POPULATIONS, population
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CLOSED_FORM = ("gamma_skewed", "beta_probabilities", "hard_negatives", "binormal")
 
 

@@ -14,7 +14,7 @@ import pytest
 import bayes_prc.datasets as datasets
 from bayes_prc.datasets import ExampleData, example_path, list_examples, load_example
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "examples" / "make_example_data.py"
 
 EXPECTED_SCORES = {
