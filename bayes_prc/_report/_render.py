@@ -28,7 +28,62 @@ figure { margin: 1em 0; } figcaption { color: #555; font-size: .9em; }
 .fig svg { max-width: 100%; height: auto; }
 """
 
-_TABLE_COLUMNS = ["label", "family", "estimate", "low", "high", "width", "interval"]
+_TABLE_COLUMNS = ["label", "family", "estimate", "low", "high", "width", "interval", "note"]
+
+
+def _marked(df):
+    """The table to show: degenerate intervals marked with the reason, not shown as results.
+
+    A row whose bounds are not finite, or whose interval has zero width (all resamples
+    equal, or an estimate at 0 or 1 under a formula that collapses there), is not an
+    interval: its bounds are replaced by a dash and the ``note`` says why.
+    """
+    out = df.copy()
+    out.attrs = {}  # only the rows are shown (attrs hold frames pandas cannot compare)
+    out["note"] = ""
+    low, high = out["low"].to_numpy(float), out["high"].to_numpy(float)
+    bad = ~(np.isfinite(low) & np.isfinite(high))
+    flat = ~bad & (high - low <= 1e-12)
+    for mask, why in (
+        (bad, "not computable on these data"),
+        (flat, "degenerate: zero width (every resample or the formula gives one value)"),
+    ):
+        if mask.any():
+            out = out.astype({c: object for c in ("low", "high", "width")})
+            out.loc[mask, ["low", "high", "width"]] = "\u2014"
+            out.loc[mask, "note"] = why
+    return out
+
+
+def verdict(d, ci_prob):
+    """The report's opening verdict, as plain sentences (empty without a recommendation)."""
+    table = d.ap_table
+    rec = table.attrs.get("recommended")
+    if rec is None:
+        return []
+    row = table.loc[rec]
+    half = (row.high - row.low) / 2
+    lines = [
+        f"AP {row.estimate:.3f}, {ci_prob:.0%} interval [{row.low:.3f}, {row.high:.3f}] "
+        f"({row.label}).",
+        table.attrs["recommendation"],
+        f"How precise: AP is known to about \u00b1{half:.3f}. Interval widths shrink roughly "
+        "as one over the square root of the number of labelled items, so about "
+        f"{3 * d.n:,} more items like these (four times as many) would halve that.",
+    ]
+    caveats = []
+    if d.n_pos < 20:
+        caveats.append(
+            f"only {d.n_pos} positives: every interval here is rough, and AP intervals with "
+            "so few positives miss more often than they claim in simulations"
+        )
+    if d.n_tied:
+        caveats.append(f"{d.n_tied} items share a score with another item (ties)")
+    if d.warnings:
+        caveats.append(f"{len(d.warnings)} diagnostic note(s) below")
+    if caveats:
+        lines.append("Caveats: " + "; ".join(caveats) + ".")
+    return lines
 
 
 def _esc(value):
@@ -100,15 +155,14 @@ def _data_section(d):
 
 def _conclusion_and_warnings(d, ci_prob):
     parts = []
-    ap_table = d.ap_table
-    rec = ap_table.attrs.get("recommended")
-    if rec is not None:
-        row = ap_table.loc[rec]
+    lines = verdict(d, ci_prob)
+    if lines:
+        first, *rest = lines
         parts += [
             "<h2>Conclusion</h2>",
-            f'<div class="ok"><p><b>AP {row.estimate:.3f}, {ci_prob:.0%} interval '
-            f"[{row.low:.3f}, {row.high:.3f}]</b> ({_esc(row.label)}).</p>"
-            f"<p>{_esc(ap_table.attrs['recommendation'])}</p></div>",
+            f'<div class="ok"><p><b>{_esc(first)}</b></p>'
+            + "".join(f"<p>{_esc(t)}</p>" for t in rest)
+            + "</div>",
         ]
     parts += ["<h2>Diagnostics</h2>"]
     if d.warnings:
@@ -146,14 +200,14 @@ def _figure_sections(d, svgs):
         f'<figure class="fig">{svgs["pr"]}<figcaption>Posterior median and bands, empirical '
         "curve, bootstrap band and chance baseline.</figcaption></figure>",
         "<h2>Average precision: every interval</h2>",
-        _table_html(d.ap_table, _TABLE_COLUMNS, label_col="label"),
+        _table_html(_marked(d.ap_table), _TABLE_COLUMNS, label_col="label"),
         f'<figure class="fig">{svgs["forest"]}<figcaption>AP posterior density with the '
         "intervals under it.</figcaption></figure>",
         "<h2>Operating point</h2>",
         f"<p>Threshold {_fmt(op.attrs['threshold'], 6)} (score &ge; threshold is "
         f"positive): TP {op.attrs.get('tp')}, FP {op.attrs.get('fp')}, "
         f"TN {op.attrs.get('tn')}, FN {op.attrs.get('fn')}.</p>",
-        _table_html(op, _TABLE_COLUMNS, label_col="label"),
+        _table_html(_marked(op), _TABLE_COLUMNS, label_col="label"),
         f'<figure class="fig">{svgs["threshold"]}<figcaption>Precision and recall as functions '
         "of the threshold.</figcaption></figure>",
         "<h2>How much can an empirical curve move?</h2>",
@@ -242,14 +296,7 @@ def render_markdown(d, *, title, ci_prob):
         "",
     ]
     if rec is not None:
-        md += [
-            "## Conclusion",
-            "",
-            f"AP {ap_table.loc[rec, 'estimate']:.3f}, {ci_prob:.0%} interval "
-            f"[{ap_table.loc[rec, 'low']:.3f}, {ap_table.loc[rec, 'high']:.3f}]. "
-            + ap_table.attrs["recommendation"],
-            "",
-        ]
+        md += ["## Conclusion", "", " ".join(verdict(d, ci_prob)), ""]
     md += [
         "## Warnings",
         "",
@@ -257,11 +304,11 @@ def render_markdown(d, *, title, ci_prob):
         "",
         "## Average precision",
         "",
-        _md_table(ap_table, _TABLE_COLUMNS),
+        _md_table(_marked(ap_table), _TABLE_COLUMNS),
         "",
         f"## Operating point (threshold {op_table.attrs['threshold']:.6g})",
         "",
-        _md_table(op_table, _TABLE_COLUMNS),
+        _md_table(_marked(op_table), _TABLE_COLUMNS),
         "",
     ]
     return "\n".join(md)

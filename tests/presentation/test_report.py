@@ -229,3 +229,23 @@ def test_report_with_score_models(small, tmp_path):
     for name in ("binormal", "binormal_logit", "bi_t", "mixture"):
         assert f">{name}<" in text
     assert text.count("<svg") >= 6
+
+
+def test_report_opens_with_a_verdict_and_marks_degenerate_rows():
+    """Perfect separation: the bootstraps collapse to [1, 1]; they are marked, not shown."""
+
+    from bayes_prc._report import build_report
+
+    rng = np.random.default_rng(3)
+    y = (rng.random(150) < 0.3).astype(int)
+    s = np.where(y == 1, 2 + rng.random(150), rng.random(150))
+    html, md = build_report(y, s, random_seed=1, n_resamples=100)
+    text = re.sub(r"<[^>]+>", " ", html)
+    conclusion = text.index("Conclusion")
+    assert conclusion < text.index("Average precision")  # the verdict comes first
+    assert "How precise: AP is known to about" in text and "would halve that" in text
+    assert f"{3 * y.size:,} more items" in text
+    rows = {ln.split("|")[1].strip(): ln for ln in md.splitlines() if ln.startswith("| ")}
+    assert "degenerate: zero width" in rows["bootstrap"]
+    assert "| \u2014 | \u2014 | \u2014 |" in rows["bootstrap"]
+    assert "How precise" in md and "## Conclusion" in md
