@@ -435,12 +435,12 @@ def compare_operating_point(
     post_row("precision", post.precision_at_threshold(threshold).values[..., 0])
     counts = {}
     labels = {
-        "likelihood_ratio": "likelihood ratio (seed 002)",
+        "likelihood_ratio": "likelihood ratio",
         "wilson": "Wilson",
         "clopper_pearson": "Clopper-Pearson",
         "jeffreys": "Jeffreys",
         "bootstrap": "bootstrap percentile",
-        "mc_npv": "Monte Carlo from precision and NPV (seed 002)",
+        "mc_npv": "Monte Carlo from precision and NPV",
     }
     for method in ("likelihood_ratio", "wilson", "clopper_pearson", "jeffreys", "bootstrap"):
         res = precision_interval(
