@@ -149,53 +149,63 @@ def compute_report(
             f"{r.n_pos} positive(s) of {r.n_samples}"
         )
     seeds = check_random_state(random_seed).spawn(5)
-    post, model_notes = _fit_shown_model(r, transform, bayes_method, seeds[0], progressbar, model)
-    ap_table = compare_intervals(
-        r,
-        None,
-        ci_prob=ci_prob,
-        random_seed=seeds[1],
-        n_resamples=n_resamples,
-        posterior=post,
-        progressbar=progressbar,
-        transform=transform,
-        bayes_method=bayes_method,
-    )
-    op_table = compare_operating_point(
-        r,
-        None,
-        random_seed=seeds[2],
-        ci_prob=ci_prob,
-        n_resamples=n_resamples,
-        posterior=post,
-        transform=transform,
-        model=post.model_type,
-    )
-    band = bootstrap_pr_band(
-        r, None, n_resamples=n_resamples, confidence_level=ci_prob, random_seed=seeds[3]
-    )
-    d = ReportData(
-        data=r,
-        posterior=post,
-        ap_table=ap_table,
-        op_table=op_table,
-        bootstrap_band=band,
-        figure_seed=seeds[4],
-        fit_checks=ap_table.attrs.get("fit_checks", {}),
-    )
-    if post.model_type == "parametric":
-        d.ppc = _score_ppc_pvalues(r, post, seeds[4])
-    if score_models:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            d.loo_fits = fit_score_models(
-                r, None, draws=500, chains=2, random_seed=seeds[4], progressbar=progressbar
-            )
-            d.loo_table = compare_score_models(r, None, fits=d.loo_fits, models=tuple(d.loo_fits))
-    p, rec, _ = precision_recall_curve(r, None)
-    d.empirical_curve = (p, rec)
-    d.empirical_ap = average_precision_score(r, None)
-    d.posterior_mean_ap = float(post.average_precision().mean())
+    # every warning raised while computing goes to the report's diagnostics box, once
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        post, model_notes = _fit_shown_model(
+            r, transform, bayes_method, seeds[0], progressbar, model
+        )
+        ap_table = compare_intervals(
+            r,
+            None,
+            ci_prob=ci_prob,
+            random_seed=seeds[1],
+            n_resamples=n_resamples,
+            posterior=post,
+            progressbar=progressbar,
+            transform=transform,
+            bayes_method=bayes_method,
+        )
+        op_table = compare_operating_point(
+            r,
+            None,
+            random_seed=seeds[2],
+            ci_prob=ci_prob,
+            n_resamples=n_resamples,
+            posterior=post,
+            transform=transform,
+            model=post.model_type,
+        )
+        band = bootstrap_pr_band(
+            r, None, n_resamples=n_resamples, confidence_level=ci_prob, random_seed=seeds[3]
+        )
+        d = ReportData(
+            data=r,
+            posterior=post,
+            ap_table=ap_table,
+            op_table=op_table,
+            bootstrap_band=band,
+            figure_seed=seeds[4],
+            fit_checks=ap_table.attrs.get("fit_checks", {}),
+        )
+        if post.model_type == "parametric":
+            d.ppc = _score_ppc_pvalues(r, post, seeds[4])
+        if score_models:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                d.loo_fits = fit_score_models(
+                    r, None, draws=500, chains=2, random_seed=seeds[4], progressbar=progressbar
+                )
+                d.loo_table = compare_score_models(
+                    r, None, fits=d.loo_fits, models=tuple(d.loo_fits)
+                )
+        p, rec, _ = precision_recall_curve(r, None)
+        d.empirical_curve = (p, rec)
+        d.empirical_ap = average_precision_score(r, None)
+        d.posterior_mean_ap = float(post.average_precision().mean())
     diag = ap_table.attrs["diagnostics"]  # computed once, by compare_intervals
     d.warnings = _collect_warnings(d, diag, model_notes)
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        if message not in d.warnings:
+            d.warnings.append(message)
     return d

@@ -249,3 +249,17 @@ def test_report_opens_with_a_verdict_and_marks_degenerate_rows():
     assert "degenerate: zero width" in rows["bootstrap"]
     assert "| \u2014 | \u2014 | \u2014 |" in rows["bootstrap"]
     assert "How precise" in md and "## Conclusion" in md
+
+
+def test_report_collects_each_warning_once(recwarn):
+    """Warnings raised while computing go to the diagnostics box once, not to stderr."""
+    from bayes_prc._report._compute import compute_report
+
+    rng = np.random.default_rng(0)
+    y = (rng.random(120) < 0.3).astype(int)
+    s = np.clip(rng.random(120) * 0.6 + 0.4 * y, 0, 1)
+    s[:3] = [0.0, 1.0, 1.0]  # the logit transform moves these inside (0, 1), with a warning
+    d = compute_report(y, s, transform="logit", model="parametric", random_seed=0, n_resamples=100)
+    edge = [w for w in d.warnings if "exactly 0 or 1" in w]
+    assert len(edge) == 1
+    assert not [w for w in recwarn if "exactly 0 or 1" in str(w.message)]
