@@ -35,6 +35,7 @@ from scipy import special
 from .exceptions import BayesPRCWarning
 
 __all__ = [
+    "location_scale",
     "TRANSFORMS",
     "check_transform",
     "edge_eps",
@@ -186,3 +187,30 @@ def transform_scores(score, transform, name="y_score", stacklevel=4):
         warn_edges(int(at_edge.sum()), transform, eps, name, stacklevel=stacklevel)
         s = np.clip(s, eps, 1 - eps)
     return forward(s, transform)
+
+
+def location_scale(t):
+    """Mean and standard deviation (``ddof=0``) of finite values, safe at any magnitude.
+
+    Scores of order 1e300 overflow the sum of squares and scores of order 1e-200
+    underflow it; there the values are divided by their largest magnitude first. Elsewhere
+    the result is exactly ``np.mean(t), np.std(t)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayes_prc._transforms import location_scale
+    >>> location_scale(np.array([1e300, -1e300]))
+    (0.0, 1e+300)
+    >>> loc, scale = location_scale(np.array([3e-200, 1e-200]))
+    >>> print(f"{loc:.3g} {scale:.3g}")
+    2e-200 1e-200
+    """
+    t = np.asarray(t, dtype=np.float64)
+    m = float(np.max(np.abs(t))) if t.size else 0.0
+    if 1e-150 < m < 1e150:
+        return float(np.mean(t)), float(np.std(t))
+    if m == 0.0:
+        return 0.0, 0.0
+    u = t / m
+    return float(m * np.mean(u)), float(m * np.std(u))

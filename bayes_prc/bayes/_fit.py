@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._transforms import check_transform, transform_scores
+from .._transforms import check_transform, location_scale, transform_scores
 from .._validation import _is_dask, check_choice, check_int, check_probability, check_random_state
 from ..empirical import as_ranked
 from ._ordinal import ordinal_categories
@@ -171,8 +171,9 @@ def fit_binormal(
             f"positive(s) out of {is_pos.size}"
         )
     t = transform_scores(score, transform, "y_score", stacklevel=3)
-    location = float(np.mean(t)) if priors.location is None else priors.location
-    scale = float(np.std(t)) if priors.scale is None else priors.scale
+    loc_t, scale_t = location_scale(t)  # safe for scores of any magnitude
+    location = loc_t if priors.location is None else priors.location
+    scale = scale_t if priors.scale is None else priors.scale
     if not scale > 0:
         raise ValueError("`y_score` has a single distinct value; the scores need spread")
     z = (t - location) / scale

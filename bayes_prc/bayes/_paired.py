@@ -70,7 +70,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .._transforms import transform_scores
+from .._transforms import location_scale, transform_scores
 from ..binormal import Binormal
 from ._common import convergence_diagnostics, warn_if_unreliable
 from ._model import sample_nuts
@@ -108,8 +108,9 @@ def standardize_pair(t_a, t_b, location=None, scale=None):
     """
     locs, scales = [], []
     for name, t in (("score_a", t_a), ("score_b", t_b)):
-        loc = float(np.mean(t)) if location is None else float(location)
-        sc = float(np.std(t)) if scale is None else float(scale)
+        loc_t, sc_t = location_scale(t)  # safe for scores of any magnitude
+        loc = loc_t if location is None else float(location)
+        sc = sc_t if scale is None else float(scale)
         if not sc > 0:
             raise ValueError(f"`{name}` has a single distinct value; the scores need spread")
         locs.append(loc)

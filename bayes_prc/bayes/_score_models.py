@@ -21,7 +21,7 @@ import math
 import numpy as np
 import xarray as xr
 
-from .._transforms import log_jacobian, transform_scores
+from .._transforms import location_scale, log_jacobian, transform_scores
 from ._common import warn_if_unreliable
 from ._score_model_fit import ScoreModelFit
 
@@ -109,7 +109,7 @@ def fit_score_model(
     transform = "logit" if name == "binormal_logit" else None
     t = transform_scores(score, transform)
     log_jac = log_jacobian(t, transform)
-    location, scale = float(np.mean(t)), float(np.std(t))
+    location, scale = location_scale(t)  # safe for scores of any magnitude
     if not scale > 0:
         raise ValueError("`y_score` has a single distinct value; the scores need spread")
     z = (t - location) / scale

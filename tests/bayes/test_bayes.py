@@ -458,3 +458,17 @@ def test_ovr_ap_summary_is_the_eti_of_the_draws():
     np.testing.assert_allclose([float(macro[k]) for k in ("lower", "median", "upper")], expected)
     with pytest.raises(ValueError, match=r"`ci_prob` must be a number in \(0, 1\); got 1.5"):
         ovr.ap_summary(ci_prob=1.5)
+
+
+@pytest.mark.parametrize("factor", [1e300, 1e-200])
+def test_parametric_fit_at_extreme_score_scales(factor):
+    """Scores x1e300 or x1e-200 standardize without overflow or underflow: same AP draws."""
+    rng = np.random.default_rng(5)
+    y = (rng.random(80) < 0.3).astype(int)
+    s = rng.normal(size=80) + y
+    ref = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=1)
+    post = bp.fit_binormal(y, s * factor, model="parametric", method="exact", random_seed=1)
+    np.testing.assert_allclose(
+        post.average_precision().values, ref.average_precision().values, rtol=1e-9
+    )
+    assert np.all(np.isfinite(post.threshold_at_recall([0.5]).values))
