@@ -78,13 +78,17 @@ def read_table(path, label_col, score_col, *, delimiter=None):
         raise CLIError(f"cannot read {path}: no such file")
     try:
         sep = delimiter if delimiter is not None else sniff_delimiter(path)
+        options = dict(sep=sep, encoding="utf-8-sig", skipinitialspace=True)
+        header = [str(c).strip() for c in pd.read_csv(path, nrows=0, **options).columns]
+        hint = "" if delimiter is not None else f" (read with delimiter {sep!r}; see --delimiter)"
+        _check_columns(path, header, label_col, score_col, hint)
+        wanted = {label_col, score_col}  # only these two columns are parsed
         frame = pd.read_csv(
             path,
-            sep=sep,
             dtype=str,
             keep_default_na=False,
-            encoding="utf-8-sig",
-            skipinitialspace=True,
+            usecols=lambda c: str(c).strip() in wanted,
+            **options,
         )
     except UnicodeDecodeError:
         raise CLIError(f"cannot read {path}: not a UTF-8 text (CSV) file") from None
@@ -95,13 +99,6 @@ def read_table(path, label_col, score_col, *, delimiter=None):
     except OSError as err:
         raise CLIError(f"cannot read {path}: {err.strerror or err}") from None
     frame.columns = [str(c).strip() for c in frame.columns]
-    for col, opt in ((label_col, "--label"), (score_col, "--score")):
-        if col not in frame.columns:
-            shown = ", ".join(repr(c) for c in frame.columns)
-            hint = (
-                "" if delimiter is not None else f" (read with delimiter {sep!r}; see --delimiter)"
-            )
-            raise CLIError(f"{path}: no column {col!r} (from {opt}); columns are {shown}{hint}")
     if len(frame) == 0:
         raise CLIError(f"{path}: no data rows")
     labels = frame[label_col].str.strip().to_numpy(dtype=str)
@@ -125,6 +122,14 @@ def read_table(path, label_col, score_col, *, delimiter=None):
     return labels, scores
 
 
+def _check_columns(path, names, label_col, score_col, hint=""):
+    """CLIError naming the option when the label or score column is missing."""
+    for col, opt in ((label_col, "--label"), (score_col, "--score")):
+        if col not in names:
+            shown = ", ".join(repr(c) for c in names)
+            raise CLIError(f"{path}: no column {col!r} (from {opt}); columns are {shown}{hint}")
+
+
 def _is_number(text):
     try:
         float(text)
@@ -139,16 +144,10 @@ def _read_parquet(path, label_col, score_col):
     except ImportError:
         raise CLIError("reading Parquet needs pyarrow (pip install pyarrow)") from None
     try:
-        table = pq.read_table(path, columns=None)
+        _check_columns(path, pq.read_schema(path).names, label_col, score_col)
+        table = pq.read_table(path, columns=[label_col, score_col])  # only these two
     except OSError as err:
         raise CLIError(f"cannot read {path}: {err}") from None
-    names = table.column_names
-    for col, opt in ((label_col, "--label"), (score_col, "--score")):
-        if col not in names:
-            raise CLIError(
-                f"{path}: no column {col!r} (from {opt}); columns are "
-                f"{', '.join(repr(c) for c in names)}"
-            )
     label_values = table.column(label_col).to_pylist()
     missing = [i for i, v in enumerate(label_values) if v is None]
     if missing:

@@ -32,6 +32,7 @@ import warnings
 import numpy as np
 from scipy import special
 
+from ._validation import _warn_at_caller
 from .exceptions import BayesPRCWarning
 
 __all__ = [
@@ -128,15 +129,21 @@ def edge_eps(interior_min=None, interior_max=None):
     return max(min(gaps), 1e-12)
 
 
-def warn_edges(n_edge, transform, eps, name="y_score", stacklevel=2):
-    """The :class:`~bayes_prc.BayesPRCWarning` that ``n_edge`` scores were moved."""
-    warnings.warn(
+def warn_edges(n_edge, transform, eps, name="y_score", stacklevel=None):
+    """The :class:`~bayes_prc.BayesPRCWarning` that ``n_edge`` scores were moved.
+
+    ``stacklevel`` counts from the caller as for :func:`warnings.warn`; None points the
+    warning at the first frame outside bayes_prc.
+    """
+    message = (
         f"{n_edge} score(s) of `{name}` are exactly 0 or 1; for the "
         f"{transform} transform they are moved to {eps:.3g} and 1 - {eps:.3g} (their "
-        "ranks, and so the empirical curve, are unchanged)",
-        BayesPRCWarning,
-        stacklevel=stacklevel + 1,
+        "ranks, and so the empirical curve, are unchanged)"
     )
+    if stacklevel is None:
+        _warn_at_caller(message, BayesPRCWarning)
+    else:
+        warnings.warn(message, BayesPRCWarning, stacklevel=stacklevel + 1)
 
 
 def transform_scores(score, transform, name="y_score", stacklevel=4):

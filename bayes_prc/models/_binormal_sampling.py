@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._transforms import location_scale
 from .._validation import (
     check_1d,
     check_consistent_length,
@@ -159,7 +160,7 @@ class _BinormalSampling:
                     f"positive standard deviation; the {name} class (from `y_true`) has "
                     f"{scores.size} score(s), {n_distinct} distinct"
                 )
-            estimates[name] = (float(np.mean(scores)), float(np.std(scores)))
+            estimates[name] = location_scale(scores)  # MLE; safe at any magnitude
         return cls(
             mu_pos=estimates["positive"][0],
             sigma_pos=estimates["positive"][1],

@@ -6,7 +6,6 @@ dask is imported only inside functions.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -176,14 +175,6 @@ def _compute_numpy(blocks, sample_weight=None):
 def _exact_path(blocks):
     """True when the input has at most ``max_exact`` items (computed into memory)."""
     return _n_items(blocks) <= _OPTIONS["max_exact"]
-
-
-def _user_stacklevel():
-    """Stack level of the first frame outside bayes_prc (for warnings)."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("bayes_prc"):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 # --------------------------------------------------------------------------------------

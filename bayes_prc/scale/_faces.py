@@ -7,11 +7,9 @@ statistics of the binormal fit (:mod:`._stats`).
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
-from .._validation import _check_bool
+from .._validation import _check_bool, _warn_at_caller
 from ..empirical import auc_pr, average_precision_score, precision_recall_curve
 from ._binned import BinnedCurveWarning, _binned, _check_bins, _interval_text, _up
 from ._blocks import (
@@ -19,7 +17,6 @@ from ._blocks import (
     _compute_numpy,
     _exact_path,
     _import_dask,
-    _user_stacklevel,
 )
 from ._options import _OPTIONS
 from ._stats import _chan, class_statistics
@@ -47,26 +44,24 @@ def _dask_precision_recall_curve(
     _binned_only("precision_recall_curve", sample_weight, blocks.n)
     bins, grid = _check_bins(None, None)
     res = _binned(blocks, bins, grid, pos_label, drop_intermediate=drop_intermediate)
-    warnings.warn(
+    _warn_at_caller(
         f"precision_recall_curve of {res.n_samples:,} items (> max_exact="
         f"{_OPTIONS['max_exact']:,}): the curve is given at {res.n_bins:,} thresholds, the "
         "lowest score of each score bin, instead of at every distinct score; each point "
         "is exact. Raise bayes_prc.scale.set_options(max_exact=...) for every point.",
         BinnedCurveWarning,
-        stacklevel=_user_stacklevel(),
     )
     return res.precision, res.recall, res.thresholds
 
 
 def _warn_binned_ap(res, what):
-    warnings.warn(
+    _warn_at_caller(
         f"{what} of {res.n_samples:,} items (> max_exact={_OPTIONS['max_exact']:,}) from "
         f"{res.n_bins:,} score bins: {res.average_precision:.6f}, within "
         f"{_up(res.ap_error_bound)} of the exact value (exact AP in "
         f"{_interval_text(res)}). Raise bayes_prc.scale.set_options(max_exact=...) for the "
         "exact value.",
         BinnedCurveWarning,
-        stacklevel=_user_stacklevel(),
     )
 
 

@@ -11,7 +11,6 @@ from ._blocks import (
     _map_reduce,
     _merge_checks,
     _raise_invalid,
-    _user_stacklevel,
 )
 
 __all__ = ["class_statistics"]
@@ -151,7 +150,7 @@ def class_statistics(y_true, y_score, *, transform=None, pos_label=None):
     if transform is not None and n_edge:
         n_interior = info["n"] - n_edge
         eps = edge_eps(info["int_min"], info["int_max"]) if n_interior else edge_eps()
-        warn_edges(n_edge, transform, eps, stacklevel=_user_stacklevel())
+        warn_edges(n_edge, transform, eps)
         if n_interior and (info["int_min"] < eps or info["int_max"] > 1 - eps):
             # eps hit its floor and clips interior scores too: a second pass, clipping
             info = _map_reduce(blocks, _stats_block, _merge_stats, pos_label, transform, eps)
