@@ -182,29 +182,43 @@ def type_of_target(y, name="y_true"):
     return "binary" if unique_labels(arr).size <= 2 else "multiclass"
 
 
+def _shown(values):
+    """``'a', 'b'``: the labels as scikit-learn lists them in its messages."""
+    return ", ".join(repr(c.item() if hasattr(c, "item") else c) for c in values)
+
+
 def check_binary_target(y_true, pos_label=None, name="y_true"):
     """Validate a binary target and return ``(is_positive, pos_label, classes)``.
 
     Follows scikit-learn's rule: without ``pos_label`` the labels must be {0, 1} or
     {-1, 1} (or a subset); with ``pos_label`` any two labels (numbers, strings or
-    booleans) work, and a ``pos_label`` that is absent means no positive sample.
+    booleans) work, and a ``pos_label`` that is absent means no positive sample. Bytes
+    labels need an explicit ``pos_label`` (scikit-learn refuses them with a TypeError).
     """
     y = check_1d(y_true, name)
     if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
         i, _ = _first_bad(~np.isfinite(y))
         raise ValueError(f"`{name}` contains a non-finite label ({y[i].item()!r} at index {i})")
     classes = unique_labels(y)
+    continuous = y.dtype.kind == "f" and not _is_integral_float(y)
     if classes.size > 2:
         shown = ", ".join(repr(c.item() if hasattr(c, "item") else c) for c in classes[:10])
-        raise ValueError(
+        raise ValueError(  # scikit-learn's words: "multiclass format is not supported"
             f"`{name}` must be binary (at most two distinct labels) here; got "
-            f"{classes.size} labels: [{shown}{', ...' if classes.size > 10 else ''}]"
+            f"{classes.size} labels: [{shown}{', ...' if classes.size > 10 else ''}]; "
+            f"{'continuous' if continuous else 'multiclass'} format is not supported"
         )
-    if y.dtype.kind == "f" and not _is_integral_float(y):
+    if continuous:
         raise ValueError(
             f"`{name}` must hold class labels; got continuous values such as {y[0].item()!r}"
         )
     if pos_label is None:
+        if classes.dtype.kind == "S":
+            raise TypeError(  # scikit-learn's TypeError for bytes labels
+                f"`{name}` takes values in {{{_shown(classes)}}} and pos_label is not "
+                "specified (pass it to use bytes labels). Support for labels represented "
+                "as bytes is not supported. Convert the labels to a string or integer format."
+            )
         numeric = classes.dtype.kind in "biuf"
         ok = numeric and any(
             classes.size == len(ref) and np.array_equal(classes, ref)
@@ -213,11 +227,10 @@ def check_binary_target(y_true, pos_label=None, name="y_true"):
         if classes.dtype.kind == "b":
             ok = True
         if not ok:
-            shown = ", ".join(repr(c.item() if hasattr(c, "item") else c) for c in classes)
-            raise ValueError(
-                f"`{name}` takes values in {{{shown}}} and `pos_label` is not specified: "
-                "either make y_true take values in {0, 1} or {-1, 1} or pass pos_label "
-                "explicitly"
+            raise ValueError(  # scikit-learn's message, word for word
+                f"{name} takes value in {{{_shown(classes)}}} and pos_label is not "
+                f"specified: either make {name} take value in {{0, 1}} or {{-1, 1}} or pass "
+                "pos_label explicitly."
             )
         pos_label = True if classes.dtype.kind == "b" else 1
     is_pos = y == pos_label

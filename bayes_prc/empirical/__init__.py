@@ -24,7 +24,8 @@ from ._ap import _check_estimator as _check_estimator
 from ._ap import _recall_group_area as _recall_group_area
 from ._counting import binary_clf_counts, positive_rank_counts, stable_descending_order
 from ._curves import _pr_from_counts as _pr_from_counts
-from ._curves import precision_recall_curve, roc_auc_score, roc_curve
+from ._curves import precision_recall_curve, roc_curve
+from ._multiclass_roc import roc_auc_score
 from ._operating import (
     FBetaResult,
     OperatingPoint,

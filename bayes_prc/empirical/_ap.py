@@ -13,14 +13,13 @@ from .._validation import (
     _warn_at_caller,
     as_array,
     check_1d,
-    check_finite_scores,
-    check_sample_weight,
     type_of_target,
     unique_labels,
 )
 from ..exceptions import UndefinedMetricWarning
 from ._counting import positive_rank_counts
 from ._curves import _pr_from_counts, _trapezoid_area
+from ._multiclass_roc import _average_binary_score, _check_average, _check_weights, _score_matrix
 from ._ranked import Ranked, as_ranked
 
 __all__ = ["AUC_PR_ESTIMATORS", "auc_pr", "average_precision_score"]
@@ -34,17 +33,11 @@ AUC_PR_ESTIMATORS = (
     "trapezoid",
 )
 _RECALL_GROUP_ESTIMATORS = ("lower_trapezoid", "upper_trapezoid", "interpolated_median")
-_AVERAGES = (None, "micro", "macro", "weighted", "samples")
 
 
 def _check_estimator(estimator):
     if estimator not in AUC_PR_ESTIMATORS:
         raise ValueError(f"`estimator` must be one of {AUC_PR_ESTIMATORS}; got {estimator!r}")
-
-
-def _check_average(average):
-    if average not in _AVERAGES:
-        raise ValueError(f"`average` must be one of {_AVERAGES}; got {average!r}")
 
 
 # --------------------------------------------------------------------------------------
@@ -70,10 +63,6 @@ def _average_precision(r):
 def _binary_average_precision(is_pos, score, w):
     """AP of already validated arrays (resampling loops build no :class:`Ranked` API)."""
     return _average_precision(Ranked(is_pos, score, w, True))
-
-
-def _label_binarize(y, classes):
-    return (y[:, None] == np.asarray(classes)[None, :]).astype(np.int64)
 
 
 def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sample_weight=None):
@@ -125,73 +114,38 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
         y1 = check_1d(y_arr, "y_true")
         present = unique_labels(y1)
         if present.size == 2 and pos_label not in present.tolist():
-            raise ValueError(
-                f"`pos_label`={pos_label!r} is not a valid label: it should be one of "
-                f"{present.tolist()}"
+            raise ValueError(  # scikit-learn's message, word for word
+                f"pos_label={pos_label} is not a valid label. It should be one of {present}"
             )
         r = as_ranked(y1, y_score, pos_label=pos_label, sample_weight=sample_weight)
         return _average_precision(r)
     return _multi_average_precision(y_arr, y_type, y_score, average, pos_label, sample_weight)
 
 
+def _fixed_pos_label(pos_label, y_type):
+    if pos_label != 1:
+        raise ValueError(  # scikit-learn's message, then the value
+            f"Parameter pos_label is fixed to 1 for {y_type} y_true. Do not set pos_label "
+            f"or set pos_label to 1. Got pos_label={pos_label!r}."
+        )
+
+
 def _multi_average_precision(y_arr, y_type, y_score, average, pos_label, sample_weight):
     """:func:`average_precision_score` of multilabel-indicator or multiclass ``y_true``."""
     if y_type == "multilabel-indicator":
-        if pos_label != 1:
-            raise ValueError(
-                "`pos_label` is fixed to 1 for multilabel-indicator y_true; "
-                f"got pos_label={pos_label!r}"
-            )
-        y2 = y_arr.astype(np.int64)
+        _fixed_pos_label(pos_label, y_type)
+        y2 = y_arr == 1
     elif y_type == "multiclass":
-        if pos_label != 1:
-            raise ValueError(
-                f"`pos_label` is fixed to 1 for multiclass y_true; got pos_label={pos_label!r}"
-            )
+        _fixed_pos_label(pos_label, y_type)
         y1 = check_1d(y_arr, "y_true")
-        y2 = _label_binarize(y1, np.unique(y1))
+        y2 = y1[:, None] == unique_labels(y1)[None, :]
     else:
         raise ValueError(f"`y_true` of type {y_type!r} is not supported for average precision")
-
-    s2 = as_array(y_score, "y_score")
-    if s2.ndim == 1:
-        s2 = s2[:, None]
-    if s2.shape != y2.shape:
-        raise ValueError(
-            f"`y_score` must have shape (n_samples, n_classes) = {y2.shape} for "
-            f"{y_type} y_true; got {s2.shape}"
-        )
-    check_finite_scores(s2, "y_score")
-    w = check_sample_weight(sample_weight, y2.shape[0])
-
-    score_weight, average_weight, axis = w, None, 1
-    if average == "micro":
-        if score_weight is not None:
-            score_weight = np.repeat(score_weight, y2.shape[1])
-        y2, s2 = y2.ravel()[:, None], s2.ravel()[:, None]
-    elif average == "weighted":
-        average_weight = (
-            np.sum(y2 * score_weight[:, None], axis=0)
-            if score_weight is not None
-            else np.sum(y2, axis=0)
-        )
-        if np.isclose(average_weight.sum(), 0.0):
-            return 0
-    elif average == "samples":
-        average_weight, score_weight, axis = score_weight, None, 0
-
-    n_items = s2.shape[axis]
-    scores = np.zeros(n_items)
-    for c in range(n_items):
-        yc = y2[:, c] if axis == 1 else y2[c, :]
-        sc = s2[:, c] if axis == 1 else s2[c, :]
-        scores[c] = _average_precision(Ranked(yc == 1, sc, score_weight, 1))
-    if average is None:
-        return scores
-    if average_weight is not None:
-        average_weight = np.asarray(average_weight, dtype=np.float64)
-        scores[average_weight == 0] = 0
-    return float(np.average(scores, weights=average_weight))
+    s2 = _score_matrix(y_score, y2.shape, y_type)
+    w = _check_weights(sample_weight, y2.shape[0])
+    return _average_binary_score(
+        lambda is_pos, s, sw: _average_precision(Ranked(is_pos, s, sw, 1)), y2, s2, average, w
+    )
 
 
 # --------------------------------------------------------------------------------------

@@ -1,25 +1,20 @@
-"""Empirical precision-recall and ROC curves, and the area under the ROC curve.
+"""Empirical precision-recall and ROC curves, and the binary ROC AUC kernel.
 
 Arrays, order, dtypes, warnings and errors follow scikit-learn 1.9's functions of the same
 names, so the two can be swapped; values agree to floating-point round-off (tested to
-1e-12, thresholds exactly). Every curve is read off :attr:`Ranked.counts`.
+1e-12, thresholds exactly). Every curve is read off :attr:`Ranked.counts`. The public
+``roc_auc_score`` (binary, multilabel, multiclass) is in :mod:`._multiclass_roc`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._validation import (
-    _check_bool,
-    _warn_at_caller,
-    check_1d,
-    check_consistent_length,
-    type_of_target,
-)
+from .._validation import _check_bool, _warn_at_caller
 from ..exceptions import UndefinedMetricWarning
-from ._ranked import Ranked, as_ranked
+from ._ranked import as_ranked
 
-__all__ = ["precision_recall_curve", "roc_curve", "roc_auc_score"]
+__all__ = ["precision_recall_curve", "roc_curve"]
 
 
 def _pr_from_counts(fps, tps, thresholds, drop_intermediate=False, warn=True):
@@ -165,49 +160,13 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     return _roc_from_counts(*r.counts, drop_intermediate)
 
 
-def _check_max_fpr(max_fpr):
-    if max_fpr is not None and not (0 < max_fpr <= 1):
-        raise ValueError(f"`max_fpr` must be in (0, 1]; got {max_fpr!r}")
+def _binary_roc_auc(r, max_fpr=None):
+    """ROC AUC of a :class:`Ranked` (``max_fpr`` already checked), as scikit-learn's.
 
-
-def roc_auc_score(y_true, y_score, *, sample_weight=None, max_fpr=None):
-    """Area under the ROC curve for binary labels (trapezoid rule, ties count half).
-
-    Equals :func:`sklearn.metrics.roc_auc_score` on binary input, including the
-    standardized partial AUC (McClish correction) when ``max_fpr`` is given. The larger
-    label is the positive class (a :class:`~bayes_prc.empirical.Ranked` keeps its own).
-    With a single class present it warns and returns NaN.
-
-    References
-    ----------
-    Hanley, J. A. and McNeil, B. J. (1982). The meaning and use of the area under a
-    receiver operating characteristic (ROC) curve. Radiology 143.
-    McClish, D. K. (1989). Analyzing a portion of the ROC curve. Medical Decision Making 9.
-
-    Examples
-    --------
-    >>> from bayes_prc import roc_auc_score
-    >>> roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-    0.75
+    With one class present (counted without weights, as scikit-learn does) it warns and
+    returns NaN; ``max_fpr`` below 1 gives the standardized partial AUC (McClish 1989).
     """
-    if isinstance(y_true, Ranked):
-        r = as_ranked(y_true, y_score, sample_weight=sample_weight)
-        _check_max_fpr(max_fpr)
-        two_classes = 0 < r.n_pos < r.n_samples
-    else:
-        y = check_1d(y_true, "y_true")
-        if type_of_target(y) != "binary":
-            raise ValueError(
-                f"`y_true` must be binary for roc_auc_score; got {np.unique(y).size} classes"
-            )
-        _check_max_fpr(max_fpr)
-        classes = np.unique(y)
-        two_classes = classes.size == 2
-        if two_classes:
-            r = as_ranked(y, y_score, pos_label=classes[1], sample_weight=sample_weight)
-        else:
-            check_consistent_length(y_true=y, y_score=check_1d(y_score, "y_score"))
-    if not two_classes:
+    if not 0 < r.n_pos < r.n_samples:
         _warn_at_caller(
             "Only one class is present in y_true. ROC AUC score is not defined in that case.",
             UndefinedMetricWarning,

@@ -406,8 +406,14 @@ def test_chance_baseline():
         ({"y_true": [0, 1], "y_score": [0.1, np.nan]}, r"`y_score` contains NaN"),
         ({"y_true": [0, 1], "y_score": [0.1, np.inf]}, r"`y_score` contains an infinite"),
         ({"y_true": [0, 1, 1], "y_score": [0.1, 0.2]}, r"`y_true` has 3.*`y_score` has 2"),
-        ({"y_true": [0, 1, 2], "y_score": [0.1, 0.2, 0.3]}, r"`y_true` must be binary.*3"),
-        ({"y_true": ["a", "b"], "y_score": [0.1, 0.2]}, r"`pos_label` is not specified"),
+        (
+            {"y_true": [0, 1, 2], "y_score": [0.1, 0.2, 0.3]},
+            r"`y_true` must be binary.*3 labels: \[0, 1, 2\]; multiclass format is not",
+        ),
+        (  # scikit-learn's message (its test_ranking matches it)
+            {"y_true": ["a", "b"], "y_score": [0.1, 0.2]},
+            r"y_true takes value in \{'a', 'b'\} and pos_label is not specified",
+        ),
         ({"y_true": [], "y_score": []}, r"`y_score` is empty"),
         (
             {"y_true": [0, 1], "y_score": [0.1, 0.2], "sample_weight": [1, -2]},
@@ -439,7 +445,7 @@ def test_more_errors():
         bp.auc_pr([0, 1], [0.1, 0.2], estimator="trapz")
     with pytest.raises(ValueError, match=r"`average` must be one of"):
         bp.average_precision_score([0, 1], [0.1, 0.2], average="mean")
-    with pytest.raises(ValueError, match=r"`pos_label`=2 is not a valid label"):
+    with pytest.raises(ValueError, match=r"pos_label=2 is not a valid label. It should be one"):
         bp.average_precision_score([0, 1], [0.1, 0.2], pos_label=2)
     with pytest.raises(ValueError, match=r"`y_score` must have shape"):
         bp.average_precision_score([0, 1, 2], [[0.1, 0.9], [0.2, 0.8], [0.3, 0.7]])
