@@ -43,9 +43,10 @@ import warnings
 
 import numpy as np
 import xarray as xr
+from scipy import stats
 
 from ._transforms import transform_scores
-from ._validation import check_random_state
+from ._validation import check_int, check_random_state
 from .bayes._score_model_fit import ScoreModelFit
 from .bayes._score_models import SCORE_MODELS, fit_score_model
 from .empirical import as_ranked
@@ -70,12 +71,6 @@ PPC_THRESHOLD = 0.05
 # --------------------------------------------------------------------------------------
 # input checks
 # --------------------------------------------------------------------------------------
-
-
-def _check_positive_int(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"`{name}` must be a positive integer; got {value!r}")
-    return int(value)
 
 
 def _check_models(models):
@@ -233,8 +228,8 @@ def fit_score_models(
     201
     """
     names = _check_models(models)
-    draws = _check_positive_int(draws, "draws")
-    chains = _check_positive_int(chains, "chains")
+    draws = check_int(draws, "draws")
+    chains = check_int(chains, "chains")
     if isinstance(tune, bool) or not isinstance(tune, numbers.Integral) or tune < 0:
         raise ValueError(f"`tune` must be a non-negative integer; got {tune!r}")
     if not (isinstance(ci_prob, (float, int)) and 0 < ci_prob < 1):
@@ -426,16 +421,31 @@ def compare_score_models(
 # --------------------------------------------------------------------------------------
 
 
-def _ks_to_model(sorted_x, cdf):
-    """Kolmogorov-Smirnov distance between the empirical CDF of each row and ``cdf``.
+#: Above this class size the observed KS distance is read at this many order statistics.
+_KS_GRID = 20_000
 
-    ``sorted_x`` rows sorted ascending; ``cdf`` the model CDF at them, same shape.
+
+def _ks_observed(x, dists, n_draws):
+    """KS distance of sorted ``x`` to each of the ``n_draws`` distributions ``dists``.
+
+    Exact up to :data:`_KS_GRID` items; above, read at ``_KS_GRID`` evenly spaced order
+    statistics (both sides of each step), which is within ``1 / _KS_GRID`` of the exact
+    distance. Draws are processed in chunks of about 2e6 CDF values.
     """
-    n = sorted_x.shape[-1]
-    i = np.arange(1, n + 1)
-    d_plus = np.max(i / n - cdf, axis=-1)
-    d_minus = np.max(cdf - (i - 1) / n, axis=-1)
-    return np.maximum(d_plus, d_minus)
+    m = x.size
+    rank = np.arange(1, m + 1)
+    if m > _KS_GRID:
+        keep = np.unique(np.linspace(0, m - 1, _KS_GRID).round().astype(np.int64))
+        x, rank = x[keep], rank[keep]
+    chunk = max(1, 2_000_000 // max(x.size, 1))
+    out = np.empty(n_draws)
+    for start in range(0, n_draws, chunk):
+        part = dists.take(np.arange(start, min(start + chunk, n_draws)))
+        cdf = part.cdf(x[None, :], 1)
+        out[start : start + cdf.shape[0]] = np.maximum(
+            np.max(rank / m - cdf, axis=-1), np.max(cdf - (rank - 1) / m, axis=-1)
+        )
+    return out
 
 
 def score_ppc(
@@ -463,6 +473,14 @@ def score_ppc(
     (a realized-discrepancy check, Gelman, Meng & Stern 1996; BDA3 ch. 6). A small p
     means the observed scores are farther from the model than data the model itself
     generates: a shape the model cannot reproduce (bimodality, heavy tails, skew).
+
+    The model's class distributions are continuous, so :math:`D(x^{rep}, \theta)` of
+    :math:`m` scores drawn from :math:`F_\theta` has the one-sample Kolmogorov
+    distribution of size :math:`m` whatever :math:`\theta` (Kolmogorov 1933;
+    :data:`scipy.stats.kstwo`): the replicated discrepancies are drawn from it directly,
+    with no replicated data sets (memory O(m), not m times ``n_draws``). Classes of more
+    than 20 000 items read :math:`D(x, \theta)` at 20 000 evenly spaced order statistics,
+    within 5e-5 of the exact distance.
 
     Parameters
     ----------
@@ -526,7 +544,7 @@ def score_ppc(
     """
     from .bayes._posterior import BinormalPosterior
 
-    n_draws = _check_positive_int(n_draws, "n_draws")
+    n_draws = check_int(n_draws, "n_draws")
     if not (isinstance(threshold, (float, int)) and 0 < threshold < 1):
         raise ValueError(f"`threshold` must be in (0, 1); got {threshold!r}")
     if isinstance(fit, BinormalPosterior):
@@ -556,9 +574,9 @@ def score_ppc(
     for dist, mask in ((neg, ~is_pos), (pos, is_pos)):
         sub = dist.take(picks)
         x = np.sort(t[mask])
-        obs = _ks_to_model(x[None, :], sub.cdf(x[None, :], 1))
-        rep = np.sort(sub.rvs(rng, x.size), axis=1)
-        rep_d = _ks_to_model(rep, sub.cdf(rep, 1))
+        obs = _ks_observed(x, sub, take)
+        # replicated data from a continuous F_theta: D(x_rep, theta) ~ kstwo(m), any theta
+        rep_d = stats.kstwo.rvs(x.size, size=take, random_state=rng)
         ks_obs.append(obs)
         ks_rep.append(rep_d)
         p_values.append(float(np.mean(rep_d >= obs)))

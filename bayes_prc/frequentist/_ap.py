@@ -63,6 +63,12 @@ class APInterval(IntervalResult):
         The estimator on each cross-validation fold, shape ``(n_folds,)``; None otherwise.
     n_positives, n_negatives : int
         Class sizes of the data.
+    resampling_note : str or None
+        For the bootstrap methods on large data (at least 100 000 items), how the
+        replicates were drawn: per score bin rather than per item (exact in distribution
+        for the bin counts), with the positives merged into at most 2000 bins and the
+        replicates shifted by the AP that merging loses on the data (see
+        :mod:`bayes_prc.frequentist._aggregate`). None otherwise.
     """
 
     estimator: str
@@ -72,6 +78,7 @@ class APInterval(IntervalResult):
     fold_estimates: np.ndarray | None = field(repr=False)
     n_positives: int
     n_negatives: int
+    resampling_note: str | None = None
 
 
 def _sd(values):
@@ -285,7 +292,8 @@ def ap_interval(
     bins = _Bins(ranked)
     kind = "bayesian" if method == "bayesian_bootstrap" else "stratified"
     block = _block_size(bins.n, DEFAULT_MEMORY_BUDGET)
-    dist = _replicates(bins, estimator, n_resamples, kind, rng, block, progressbar, method)
+    info = {}
+    dist = _replicates(bins, estimator, n_resamples, kind, rng, block, progressbar, method, info)
     if method == "bca":
         strata, sizes = _jackknife_strata(bins, estimator, rng)
         bca = bca_interval(estimate, dist, strata, confidence_level=level, sizes=sizes)
@@ -306,5 +314,20 @@ def ap_interval(
         standard_error=_sd(dist),
         bootstrap_distribution=_frozen(dist),
         fold_estimates=None,
+        resampling_note=_per_bin_note(info, bins),
         **common,
     )
+
+
+def _per_bin_note(info, bins):
+    """How the replicates of large data were drawn (None for the per-item draws)."""
+    if not info.get("per_bin"):
+        return None
+    note = f"{bins.n:,} items: replicates drawn as class counts per score bin"
+    if info["n_bins"] < bins.n_groups:
+        note += (
+            f", the {bins.n_groups:,} distinct positive scores merged into "
+            f"{info['n_bins']:,} bins and the replicates shifted by "
+            f"{info['ap_shift']:+.1e} (the AP the merge loses on the data)"
+        )
+    return note

@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 
 from .._validation import check_choice, check_int, check_probability, check_random_state
+from ._aggregate import coarsen, count_blocks, use_counts
 from ._engine import _binned_blocks, _Bins, _prepare
 from ._resample import DEFAULT_MEMORY_BUDGET, _block_size, _check_progressbar, _Progress
 
@@ -66,11 +67,20 @@ def _recall_band(bins, points, n_resamples, rng, progress):
     k = bins.n_groups
     targets = _recall_targets(points, bins.n_pos)
     reps = np.empty((n_resamples, points.shape[0]))
-    block = _block_size(bins.n, DEFAULT_MEMORY_BUDGET)
+    if use_counts(bins.n):  # per-bin draws; precision read at the ends of merged bins
+        cp0, cn0 = bins.data_counts
+        cp_bins, cn_bins, k = coarsen(np.append(cp0[0], 0.0), cn0[0], k)
+        blocks = count_blocks(cp_bins, cn_bins, n_resamples, rng, "stratified", progress)
+    else:
+        block = _block_size(bins.n, DEFAULT_MEMORY_BUDGET)
+        blocks = (
+            b[0]
+            for b in _binned_blocks(
+                bins, [bins.spec], n_resamples, rng, "stratified", block, progress
+            )
+        )
     start = 0
-    for ((cp, cn),) in _binned_blocks(
-        bins, [bins.spec], n_resamples, rng, "stratified", block, progress
-    ):
+    for cp, cn in blocks:
         b = cp.shape[0]
         reps[start : start + b] = _precision_at_recall_rows(cp[:, :k], cn, targets)
         start += b
@@ -141,7 +151,12 @@ def bootstrap_pr_band(
         constant beyond the ends) between the replicate's distinct thresholds, at common
         thresholds.
     n_resamples : int, default 1000
-        Number of bootstrap replicates.
+        Number of bootstrap replicates. From 100 000 items on, the ``"recall"`` grid's
+        replicates are drawn as class counts per score bin (the same distribution, no
+        longer the resamples of :func:`~bayes_prc.bootstrap.stratified_indices`), with the
+        positives merged into at most 2000 bins: a replicate's precision is then read at
+        the end of the merged bin where its recall reaches the grid point (recall steps
+        of at most 1/2000; see :mod:`bayes_prc.frequentist._aggregate`).
     confidence_level : float, default 0.95
         Pointwise level of the band (not a simultaneous band).
     random_seed : None, int or numpy.random.Generator, optional

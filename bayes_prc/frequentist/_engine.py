@@ -14,6 +14,7 @@ import numpy as np
 
 from .._validation import check_choice, check_int, check_random_state
 from ..empirical import AUC_PR_ESTIMATORS, _auc_pr_validated, as_ranked
+from ._aggregate import coarsen, count_blocks, use_counts
 from ._resample import (
     BOOTSTRAP_KINDS,
     DEFAULT_MEMORY_BUDGET,
@@ -193,19 +194,40 @@ def _replicate_weights(bins, n_resamples, rng, kind, block):
                 yield w[order]
 
 
-def _replicates(bins, estimator, n_resamples, kind, rng, block, progressbar, label):
-    """Bootstrap distribution of ``estimator``; shared by the public entry points."""
+def _replicates(bins, estimator, n_resamples, kind, rng, block, progressbar, label, info=None):
+    """Bootstrap distribution of ``estimator``; shared by the public entry points.
+
+    AP of data with at least ``AGGREGATE_MIN_ITEMS`` items is resampled per bin
+    (:mod:`._aggregate`); ``info`` (a dict), when given, receives how.
+    """
     _require_positive(bins)
     out = np.empty(n_resamples)
     progress = _Progress(n_resamples, label, progressbar)
     try:
         if estimator == "average_precision":
             k = bins.n_groups
+            shift = 0.0
+            if use_counts(bins.n):
+                cp0, cn0 = bins.data_counts
+                cp_bins, cn_bins, k = coarsen(np.append(cp0[0], 0.0), cn0[0], k)
+                if k < bins.n_groups:  # the AP lost by merging bins, restored (module doc)
+                    shift = (
+                        _ap_from_binned(cp0, cn0)[0]
+                        - _ap_from_binned(cp_bins[None, :k], cn_bins[None, :])[0]
+                    )
+                blocks = count_blocks(cp_bins, cn_bins, n_resamples, rng, kind, progress)
+                if info is not None:
+                    info.update(per_bin=True, n_bins=k, ap_shift=float(shift))
+            else:
+                blocks = (
+                    b[0]
+                    for b in _binned_blocks(
+                        bins, [bins.spec], n_resamples, rng, kind, block, progress
+                    )
+                )
             start = 0
-            for ((cp, cn),) in _binned_blocks(
-                bins, [bins.spec], n_resamples, rng, kind, block, progress
-            ):
-                out[start : start + cp.shape[0]] = _ap_from_binned(cp[:, :k], cn)
+            for cp, cn in blocks:
+                out[start : start + cp.shape[0]] = _ap_from_binned(cp[:, :k], cn) + shift
                 start += cp.shape[0]
         else:
             _, is_pos_s, score_s = bins.sorted_view
@@ -307,7 +329,11 @@ def bootstrap_replicates(
     AP uses the vectorized counting path described in the module docstring (O(n) per
     replicate, no sort); its replicates equal scikit-learn's
     ``average_precision_score(y[idx], s[idx])`` on the explicit resample ``idx`` (or with
-    ``sample_weight`` set to the Dirichlet weights) up to floating-point round-off. The
+    ``sample_weight`` set to the Dirichlet weights) up to floating-point round-off. From
+    100 000 items on, AP replicates are drawn as class counts per score bin instead
+    (O(bins) per replicate, the same distribution; positives merged into at most 2000
+    bins, see :mod:`bayes_prc.frequentist._aggregate`), so they no longer replay
+    :func:`stratified_indices` / :func:`dirichlet_weights`. The
     other estimators call the kernel of :func:`bayes_prc.auc_pr` once per replicate with
     the counts (or weights) as ``sample_weight`` on the pre-sorted data.
 
