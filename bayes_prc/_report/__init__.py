@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+import warnings
 from pathlib import Path
 
-from ._compute import compute_report
+from ._compute import add_caught_warnings, compute_report
 from ._figures import report_figures
 from ._render import render_html, render_markdown
 
@@ -57,7 +58,11 @@ def build_report(
         score_models=score_models,
         model=model,
     )
-    svgs = report_figures(data, ci_prob)
+    # warnings of the figure step join the diagnostics box too (rendered after this)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        svgs = report_figures(data, ci_prob, progressbar=progressbar)
+    add_caught_warnings(data, caught)
     title = title or "Precision-recall evaluation report"
     html_text = render_html(
         data,

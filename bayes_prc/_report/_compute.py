@@ -19,7 +19,7 @@ from ..criticism import compare_score_models, fit_score_models, score_ppc
 from ..empirical import Ranked, as_ranked, average_precision_score, precision_recall_curve
 from ..frequentist import bootstrap_pr_band
 
-__all__ = ["PPC_WARN_LEVEL", "MODEL_NAMES", "ReportData", "compute_report"]
+__all__ = ["PPC_WARN_LEVEL", "MODEL_NAMES", "ReportData", "add_caught_warnings", "compute_report"]
 
 #: Posterior predictive p-value below which the report warns about the score model.
 PPC_WARN_LEVEL = 0.05
@@ -205,7 +205,12 @@ def compute_report(
         d.posterior_mean_ap = float(post.average_precision().mean())
     diag = ap_table.attrs["diagnostics"]  # computed once, by compare_intervals
     d.warnings = _collect_warnings(d, diag, model_notes)
+    add_caught_warnings(d, caught)
+    return d
+
+
+def add_caught_warnings(d, caught):
+    """Append the messages of recorded warnings to ``d.warnings``, each once."""
     for message in dict.fromkeys(str(w.message) for w in caught):
         if message not in d.warnings:
             d.warnings.append(message)
-    return d

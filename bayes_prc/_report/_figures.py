@@ -7,6 +7,8 @@ import re
 
 import numpy as np
 
+from ..frequentist._resample import _Progress
+
 from ..plotting import (
     APForestDisplay,
     PRCurveDisplay,
@@ -52,19 +54,30 @@ def _score_models_figure(d, ci_prob):
     return fig
 
 
-def report_figures(d, ci_prob):
+def report_figures(d, ci_prob, progressbar=False):
     """``{name: svg text}`` of every figure of the report.
 
     Names: ``"pr"``, ``"forest"``, ``"predictive"``, ``"threshold"``, ``"roc"``, and
     ``"ppc"`` (parametric fits) and ``"score_models"`` (with the LOO comparison).
+    ``progressbar`` shows a progress line on stderr, one step a figure.
     """
     post, r = d.posterior, d.data
     figs = {}
+    n_figs = 5 + (post.model_type == "parametric") + (d.loo_table is not None)
+    progress = _Progress(n_figs, "figures", progressbar)
+    try:
+        return _draw_all(d, ci_prob, post, r, figs, progress)
+    finally:
+        progress.close()
+
+
+def _draw_all(d, ci_prob, post, r, figs, progress):
     fig, ax = _new_ax()
     PRCurveDisplay.from_posterior(
         post, r, None, ci_prob=ci_prob, bootstrap_band=d.bootstrap_band, ax=ax
     )
     figs["pr"] = fig
+    progress.update(len(figs))
     fig, ax = _new_ax(6.4, 4.0)
     intervals = [
         (row.label, row.estimate, row.low, row.high)
@@ -73,21 +86,27 @@ def report_figures(d, ci_prob):
     ]
     APForestDisplay.from_posterior(post, intervals, ci_prob=ci_prob, ax=ax)
     figs["forest"] = fig
+    progress.update(len(figs))
     fig, ax = _new_ax()
     PredictiveCurvesDisplay.from_posterior(
         post, r, None, n_test=d.n, n_curves=30, random_seed=d.figure_seed, ax=ax
     )
     figs["predictive"] = fig
+    progress.update(len(figs))
     fig, ax = _new_ax()
     ThresholdCurvesDisplay.from_posterior(post, r, None, ci_prob=ci_prob, ax=ax)
     figs["threshold"] = fig
+    progress.update(len(figs))
     fig, ax = _new_ax(5.2, 4.6)
     ROCCurveDisplay.from_posterior(post, r, None, ci_prob=ci_prob, ax=ax)
     figs["roc"] = fig
+    progress.update(len(figs))
     if post.model_type == "parametric":
         fig, ax = _new_ax()
         ScorePPCDisplay.from_posterior(post, r, None, ci_prob=ci_prob, ax=ax)
         figs["ppc"] = fig
+        progress.update(len(figs))
     if d.loo_table is not None:
         figs["score_models"] = _score_models_figure(d, ci_prob)
+        progress.update(len(figs))
     return {k: svg(f) for k, f in figs.items()}

@@ -320,7 +320,11 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         of ``n_test`` labelled scores from that draw's binormal model and compute its
         empirical PR curve: the picture of how much an empirical curve moves from one
         test set to another (seed 000, "The problem"). Test sets without a positive are
-        redrawn (recall is undefined there).
+        redrawn (recall is undefined there). Test sets of 100 000 items or more are
+        simulated as class counts in 2000 score bins of equal positive probability (exact
+        multinomial counts, scores tied within a bin): each curve is then exact at the
+        bin edges (recall steps of about 1/2000) and its AP is that of the binned scores
+        (within about 2e-4 of the unbinned AP at that size).
 
         Returns
         -------

@@ -24,7 +24,14 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["AGGREGATE_MIN_ITEMS", "MAX_GROUPS", "coarsen", "count_blocks", "use_counts"]
+__all__ = [
+    "AGGREGATE_MIN_ITEMS",
+    "MAX_GROUPS",
+    "coarsen",
+    "count_blocks",
+    "multinomial_rows",
+    "use_counts",
+]
 
 #: Data with at least this many items are resampled per bin (see the module docstring).
 AGGREGATE_MIN_ITEMS = 100_000
@@ -88,31 +95,56 @@ def coarsen(cp, cn, n_groups, max_groups=MAX_GROUPS):
     return cp_new, cn_new, g
 
 
-def _multinomial_rows(rng, counts, b):
+def _categorical_counts(rng, cum, need):
+    """Counts per cell of ``need[r]`` categorical draws in row ``r`` (cells by ``cum``).
+
+    Inverse-CDF sampling with a lookup table: a uniform ``x`` starts at the first cell
+    whose upper edge exceeds the table point just below ``x`` and moves up while its
+    edge is ``<= x`` (one step or none, typically), so each draw costs O(1).
+    """
+    b, m = need.shape[0], cum.shape[0]
+    edges = cum / cum[-1]
+    edges[-1] = 1.0
+    size = 16 * m
+    table = np.searchsorted(edges, np.arange(size) / size, side="right")
+    x = rng.random(int(need.sum()))
+    cell = table[(x * size).astype(np.int64)]
+    todo = np.flatnonzero(edges[cell] <= x)
+    while todo.size:
+        cell[todo] += 1
+        todo = todo[edges[cell[todo]] <= x[todo]]
+    flat = np.repeat(np.arange(b) * m, need) + cell
+    return np.bincount(flat, minlength=b * m).reshape(b, m)
+
+
+def multinomial_rows(rng, counts, b):
     """``b`` rows of ``Multinomial(N, counts / N)`` with ``N = counts.sum()``, exactly.
 
-    Poisson counts ``Poisson(counts)`` per bin are, given their total ``T``,
-    ``Multinomial(T, counts / N)``; a row with ``T < N`` gets ``N - T`` more categorical
-    draws, a row with ``T > N`` loses ``T - N`` of its draws chosen uniformly without
-    replacement. Both leave an exact ``Multinomial(N, counts / N)`` row, at the cost of
-    O(bins + sqrt(N)) per row instead of O(N) (or a binomial per bin).
+    Poisson counts with means ``s * counts`` (``s = 1 - 3 / sqrt(N)``, so their total
+    ``T`` is below ``N`` for all but about one row in a thousand) are, given ``T``,
+    ``Multinomial(T, counts / N)``; each row then gets ``N - T`` more categorical draws,
+    which leaves an exact ``Multinomial(N, counts / N)`` row. A row with ``T > N`` loses
+    ``T - N`` of its draws chosen uniformly without replacement (also exact). Cost
+    O(bins + sqrt(N)) per row, vectorized, instead of O(N) or a binomial per bin.
     """
     m = counts.shape[0]
-    total = int(round(counts.sum()))
-    out = rng.poisson(counts, size=(b, m)).astype(np.float64)
+    total = int(round(float(counts.sum())))
+    out = np.zeros((b, m))
     if total == 0:
         return out
-    cum = np.cumsum(counts)
+    scale = max(0.0, 1.0 - 3.0 / np.sqrt(total))
+    if scale > 0.0:
+        out += rng.poisson(counts * scale, size=(b, m))
     drawn = out.sum(axis=1)
-    for r in np.flatnonzero(drawn != total):
-        d = int(total - drawn[r])
-        if d > 0:
-            cells = np.searchsorted(cum, rng.random(d) * cum[-1], side="right")
-            out[r] += np.bincount(np.minimum(cells, m - 1), minlength=m)
-        else:
-            gone = rng.choice(int(drawn[r]), size=-d, replace=False)
-            cells = np.searchsorted(np.cumsum(out[r]), gone, side="right")
-            out[r] -= np.bincount(cells, minlength=m)
+    for r in np.flatnonzero(drawn > total):  # rare: thin the row to `total` draws
+        gone = rng.choice(int(drawn[r]), size=int(drawn[r]) - total, replace=False)
+        cells = np.searchsorted(np.cumsum(out[r]), gone, side="right")
+        out[r] -= np.bincount(cells, minlength=m)
+    need = np.maximum(total - drawn, 0.0).astype(np.int64)
+    cum = np.cumsum(counts)
+    step = max(1, int(2_000_000 // (np.mean(need) + m)))  # rows per group (memory)
+    for start in range(0, b, step):
+        out[start : start + step] += _categorical_counts(rng, cum, need[start : start + step])
     return out
 
 
@@ -129,8 +161,8 @@ def count_blocks(cp, cn, n_resamples, rng, kind, progress):
     while done < n_resamples:
         b = min(block, n_resamples - done)
         if kind == "stratified":
-            rp = _multinomial_rows(rng, cp, b)
-            rn = _multinomial_rows(rng, cn, b)
+            rp = multinomial_rows(rng, cp, b)
+            rn = multinomial_rows(rng, cn, b)
         else:
             rp = rng.standard_gamma(np.broadcast_to(cp, (b, m)))
             rn = rng.standard_gamma(np.broadcast_to(cn, (b, m)))

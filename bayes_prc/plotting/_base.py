@@ -13,6 +13,7 @@ import numpy as np
 from .._validation import as_array
 
 __all__ = [
+    "thin_curve",
     "POSTERIOR_COLOR",
     "EMPIRICAL_COLOR",
     "BOOTSTRAP_COLOR",
@@ -125,6 +126,49 @@ def plot_empirical_pr(ax, recall, precision, label, overrides):
     style = {"color": EMPIRICAL_COLOR, "linewidth": 1.1, "drawstyle": "steps-post", "label": label}
     (line,) = ax.plot(recall, precision, **merge(style, overrides))
     return line
+
+
+#: Curves longer than twice this are thinned to this resolution per axis before drawing.
+THIN_RESOLUTION = 2000
+
+
+def thin_curve(*arrays, resolution=THIN_RESOLUTION):
+    """Drop the points of a curve that no figure could show; arrays share one mask.
+
+    Each array is put on a grid of ``resolution`` cells over its range; a point is kept
+    when its cell (in any array) differs from its neighbour's, and the two ends are
+    always kept. A curve of a million points (the empirical PR curve of a million
+    items) becomes a few thousand while every step wider than 1/``resolution`` of the
+    axis stays where it was; shorter curves are returned unchanged.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayes_prc.plotting._base import thin_curve
+    >>> x = np.linspace(0, 1, 100_001)
+    >>> y = np.where(x < 0.5, 1.0, 0.25)
+    >>> tx, ty = thin_curve(x, y, resolution=100)
+    >>> tx.size < 300, float(ty[tx < 0.5].min()), float(ty[tx > 0.5].max())
+    (True, 1.0, 0.25)
+    """
+    arrays = [np.asarray(a) for a in arrays]
+    n = arrays[0].shape[0]
+    if n <= 2 * resolution:
+        return tuple(arrays)
+    change = np.zeros(n - 1, dtype=bool)
+    for a in arrays:
+        a = a.astype(np.float64)
+        finite = np.isfinite(a)
+        lo, hi = (a[finite].min(), a[finite].max()) if finite.any() else (0.0, 0.0)
+        span = hi - lo if hi > lo else 1.0
+        with np.errstate(invalid="ignore"):
+            cell = np.where(finite, np.floor((a - lo) / span * resolution), -1.0)
+        change |= cell[1:] != cell[:-1]
+    keep = np.zeros(n, dtype=bool)
+    keep[[0, -1]] = True
+    keep[1:] |= change
+    keep[:-1] |= change
+    return tuple(a[keep] for a in arrays)
 
 
 def finish(display, ax, fig, legend, loc="best"):

@@ -18,6 +18,7 @@ from ._base import (
     optional_1d,
     percent,
     plot_empirical_pr,
+    thin_curve,
     unit_axes,
 )
 
@@ -323,7 +324,7 @@ class PRCurveDisplay:
             else None
         )
         data = as_ranked(y_true, y_score, pos_label=pos_label)
-        emp_p, emp_r, _ = precision_recall_curve(data, None)
+        emp_p, emp_r = thin_curve(*precision_recall_curve(data, None)[:2])
         boot = cls._bootstrap_kwargs(bootstrap_band)
         disp = cls(
             recall=band["recall"].values,
@@ -375,7 +376,7 @@ class PRCurveDisplay:
         ([1.0, 1.0, 0.5, 0.5, 0.0], 0.5)
         """
         data = as_ranked(y_true, y_score, pos_label=pos_label)
-        emp_p, emp_r, _ = precision_recall_curve(data, None)
+        emp_p, emp_r = thin_curve(*precision_recall_curve(data, None)[:2])
         disp = cls(
             empirical_recall=emp_r,
             empirical_precision=emp_p,

@@ -17,6 +17,7 @@ from ._base import (
     merge,
     optional_1d,
     plot_empirical_pr,
+    thin_curve,
     unit_axes,
 )
 
@@ -198,7 +199,7 @@ class PredictiveCurvesDisplay:
         emp = {}
         if y_true is not None or y_score is not None:
             data = as_ranked(y_true, y_score, pos_label=pos_label)
-            p, r, _ = precision_recall_curve(data, None)
+            p, r = thin_curve(*precision_recall_curve(data, None)[:2])
             emp = {"empirical_recall": r, "empirical_precision": p}
         disp = cls(
             grid, pred["precision"].values, precision=median, n_test=n_test, name=name, **emp

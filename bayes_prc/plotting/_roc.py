@@ -15,6 +15,7 @@ from ._base import (
     merge,
     optional_1d,
     percent,
+    thin_curve,
     unit_axes,
 )
 
@@ -187,7 +188,7 @@ class ROCCurveDisplay:
         emp = {}
         if y_true is not None or y_score is not None:
             data = as_ranked(y_true, y_score, pos_label=pos_label)
-            e_fpr, e_tpr, _ = roc_curve(data, None)
+            e_fpr, e_tpr = thin_curve(*roc_curve(data, None)[:2])
             emp = {
                 "empirical_fpr": e_fpr,
                 "empirical_tpr": e_tpr,

@@ -12,6 +12,7 @@ from ._base import (
     float_1d,
     get_axes,
     merge,
+    thin_curve,
     unit_axes,
 )
 
@@ -149,6 +150,8 @@ class ThresholdColoredPRDisplay:
         """
         data = as_ranked(y_true, y_score, pos_label=pos_label)
         p, r, t = precision_recall_curve(data, None)
+        rt, pt, t = thin_curve(r[:-1], p[:-1], t)  # the last point has no threshold
+        r, p = np.append(rt, r[-1]), np.append(pt, p[-1])
         return cls(r, p, t, steps=True, name=name).plot(ax=ax, **kwargs)
 
     @classmethod

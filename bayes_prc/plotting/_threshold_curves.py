@@ -14,6 +14,7 @@ from ._base import (
     merge,
     optional_1d,
     percent,
+    thin_curve,
 )
 
 __all__ = ["ThresholdCurvesDisplay"]
@@ -228,10 +229,11 @@ class ThresholdCurvesDisplay:
         emp = {}
         if data is not None:
             p, rc, t = precision_recall_curve(data, None)
+            p, rc, t = thin_curve(p[:-1], rc[:-1], t)
             emp = {
                 "empirical_thresholds": t,
-                "empirical_precision": p[:-1],
-                "empirical_recall": rc[:-1],
+                "empirical_precision": p,
+                "empirical_recall": rc,
             }
         prec, rec = band.sel(quantity="precision"), band.sel(quantity="recall")
         xlabel = "Threshold" if posterior.transform is None else "Threshold (score scale)"

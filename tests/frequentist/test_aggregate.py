@@ -17,7 +17,7 @@ from bayes_prc.frequentist import ap_interval, bootstrap_pr_band
 from bayes_prc.frequentist._aggregate import (
     AGGREGATE_MIN_ITEMS,
     MAX_GROUPS,
-    _multinomial_rows,
+    multinomial_rows,
     coarsen,
     count_blocks,
 )
@@ -25,13 +25,15 @@ from bayes_prc.frequentist._engine import _ap_from_binned, _Bins
 from bayes_prc.frequentist._resample import _Progress
 
 
-@pytest.mark.parametrize("counts", [[5.0, 0, 3, 2, 0, 10], [1.0], [0.0, 7, 0], [2.0] * 300])
-def test_multinomial_rows_moments_equal_the_multinomial(counts):
+@pytest.mark.parametrize(
+    "counts", [[5.0, 0, 3, 2, 0, 10], [1.0], [0.0, 7, 0], [2.0] * 300, [1.0, 5e4, 0, 49992.0, 7]]
+)
+def testmultinomial_rows_moments_equal_the_multinomial(counts):
     # exact row totals; mean N p and covariance N (diag(p) - p p^T) of the multinomial,
     # checked to 5 Monte Carlo standard errors (b = 40 000 rows)
     counts = np.array(counts)
     b = 40_000
-    x = _multinomial_rows(np.random.default_rng(1), counts, b)
+    x = multinomial_rows(np.random.default_rng(1), counts, b)
     total = counts.sum()
     assert np.all(x.sum(axis=1) == total) and np.all(x >= 0)
     assert np.all(x[:, counts == 0] == 0)
@@ -45,11 +47,11 @@ def test_multinomial_rows_moments_equal_the_multinomial(counts):
     assert abs(var - cov[j, j]) < 5 * cov[j, j] * np.sqrt(2 / b) + 1e-12
 
 
-def test_multinomial_rows_distribution_matches_numpy_multinomial():
+def testmultinomial_rows_distribution_matches_numpy_multinomial():
     # the joint law on a small support: chi-square over the observed cells of both
     rng = np.random.default_rng(2)
     counts = np.array([3.0, 1.0, 2.0])
-    a = _multinomial_rows(rng, counts, 30_000).astype(int)
+    a = multinomial_rows(rng, counts, 30_000).astype(int)
     b = rng.multinomial(6, counts / 6, size=30_000)
     from scipy import stats
 
