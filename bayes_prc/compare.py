@@ -345,7 +345,7 @@ def recommend_interval(available, fit_checks, n_pos):
         else "no Bayesian model was fit"
     )
     if n_pos < 2:
-        reason = f"there are only {n_pos} positive(s), too few for a model"
+        reason = f"there {'is only 1 positive' if n_pos == 1 else f'are only {n_pos} positives'}, too few for a model"
     for row in _FALLBACK:
         if row in available:
             return row, f"Quote the {_LABELS[row]} interval: {reason}."

@@ -116,7 +116,7 @@ def _collect_warnings(d, diag, model_notes):
             warns.append(f"{MODEL_NAMES[check.model].capitalize()} model: {check.verdict}")
     if d.n_pos < 20:
         warns.append(
-            f"Only {d.n_pos} positives: every interval is wide and the empirical curve moves "
+            f"Only {d.n_pos} positive{'' if d.n_pos == 1 else 's'}: every interval is wide and the empirical curve moves "
             "a lot from sample to sample (see the predictive curves)."
         )
     return warns
@@ -189,7 +189,14 @@ def compute_report(
             fit_checks=ap_table.attrs.get("fit_checks", {}),
         )
         if post.model_type == "parametric":
-            d.ppc = _score_ppc_pvalues(r, post, seeds[4])
+            if min(r.n_pos, r.n_neg) >= 2:
+                d.ppc = _score_ppc_pvalues(r, post, seeds[4])
+            else:
+                model_notes.append(
+                    "The check of the score distributions (posterior predictive p-values) "
+                    f"needs at least 2 items of each class ({r.n_pos} positive, {r.n_neg} "
+                    "negative): left out."
+                )
         if score_models:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

@@ -8,7 +8,6 @@ import re
 import numpy as np
 
 from ..frequentist._resample import _Progress
-
 from ..plotting import (
     APForestDisplay,
     PRCurveDisplay,

@@ -31,12 +31,22 @@ figure { margin: 1em 0; } figcaption { color: #555; font-size: .9em; }
 _TABLE_COLUMNS = ["label", "family", "estimate", "low", "high", "width", "interval", "note"]
 
 
-def _marked(df):
+#: Rows resampling each class to its own size: with one positive they never vary it.
+_STRATIFIED_ROWS = ("bootstrap", "bca")
+
+
+def _plural(n, word):
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _marked(df, n_pos):
     """The table to show: degenerate intervals marked with the reason, not shown as results.
 
     A row whose bounds are not finite, or whose interval has zero width (all resamples
     equal, or an estimate at 0 or 1 under a formula that collapses there), is not an
-    interval: its bounds are replaced by a dash and the ``note`` says why.
+    interval; nor is a stratified bootstrap row with a single positive (every resample
+    holds that positive, so the spread of the positives is never seen). Their bounds are
+    replaced by a dash and the ``note`` says why.
     """
     out = df.copy()
     out.attrs = {}  # only the rows are shown (attrs hold frames pandas cannot compare)
@@ -44,9 +54,12 @@ def _marked(df):
     low, high = out["low"].to_numpy(float), out["high"].to_numpy(float)
     bad = ~(np.isfinite(low) & np.isfinite(high))
     flat = ~bad & (high - low <= 1e-12)
+    methods = np.asarray(out.index.get_level_values("method"))
+    single = ~bad & ~flat & (n_pos < 2) & np.isin(methods, _STRATIFIED_ROWS)
     for mask, why in (
         (bad, "not computable on these data"),
         (flat, "degenerate: zero width (every resample or the formula gives one value)"),
+        (single, "degenerate: with 1 positive every stratified resample holds that positive"),
     ):
         if mask.any():
             out = out.astype({c: object for c in ("low", "high", "width")})
@@ -74,7 +87,7 @@ def verdict(d, ci_prob):
     caveats = []
     if d.n_pos < 20:
         caveats.append(
-            f"only {d.n_pos} positives: every interval here is rough, and AP intervals with "
+            f"only {_plural(d.n_pos, 'positive')}: every interval here is rough, and AP intervals with "
             "so few positives miss more often than they claim in simulations"
         )
     if d.n_tied:
@@ -200,14 +213,14 @@ def _figure_sections(d, svgs):
         f'<figure class="fig">{svgs["pr"]}<figcaption>Posterior median and bands, empirical '
         "curve, bootstrap band and chance baseline.</figcaption></figure>",
         "<h2>Average precision: every interval</h2>",
-        _table_html(_marked(d.ap_table), _TABLE_COLUMNS, label_col="label"),
+        _table_html(_marked(d.ap_table, d.n_pos), _TABLE_COLUMNS, label_col="label"),
         f'<figure class="fig">{svgs["forest"]}<figcaption>AP posterior density with the '
         "intervals under it.</figcaption></figure>",
         "<h2>Operating point</h2>",
         f"<p>Threshold {_fmt(op.attrs['threshold'], 6)} (score &ge; threshold is "
         f"positive): TP {op.attrs.get('tp')}, FP {op.attrs.get('fp')}, "
         f"TN {op.attrs.get('tn')}, FN {op.attrs.get('fn')}.</p>",
-        _table_html(_marked(op), _TABLE_COLUMNS, label_col="label"),
+        _table_html(_marked(op, d.n_pos), _TABLE_COLUMNS, label_col="label"),
         f'<figure class="fig">{svgs["threshold"]}<figcaption>Precision and recall as functions '
         "of the threshold.</figcaption></figure>",
         "<h2>How much can an empirical curve move?</h2>",
@@ -304,11 +317,11 @@ def render_markdown(d, *, title, ci_prob):
         "",
         "## Average precision",
         "",
-        _md_table(_marked(ap_table), _TABLE_COLUMNS),
+        _md_table(_marked(ap_table, d.n_pos), _TABLE_COLUMNS),
         "",
         f"## Operating point (threshold {op_table.attrs['threshold']:.6g})",
         "",
-        _md_table(_marked(op_table), _TABLE_COLUMNS),
+        _md_table(_marked(op_table, d.n_pos), _TABLE_COLUMNS),
         "",
     ]
     return "\n".join(md)

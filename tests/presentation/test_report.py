@@ -263,3 +263,41 @@ def test_report_collects_each_warning_once(recwarn):
     edge = [w for w in d.warnings if "exactly 0 or 1" in w]
     assert len(edge) == 1
     assert not [w for w in recwarn if "exactly 0 or 1" in str(w.message)]
+
+
+def test_report_with_one_positive_keeps_what_makes_sense():
+    """One positive: a report (logit recommended), the score check left out with a note,
+    and the stratified bootstrap rows marked (every resample holds the one positive)."""
+    from bayes_prc._report import build_report
+
+    rng = np.random.default_rng(5)
+    s = rng.random(60)
+    y = np.zeros(60, int)
+    y[np.argsort(s)[-4]] = 1  # the 4th highest score is the only positive
+    html, md = build_report(y, s, random_seed=1, n_resamples=100)
+    assert "needs at least 2 items of each class" in md and "left out" in md
+    rows = {ln.split("|")[1].strip(): ln for ln in md.splitlines() if ln.startswith("| ")}
+    for method in ("bootstrap", "bca"):
+        assert "with 1 positive every stratified resample" in rows[method]
+    assert "\u2014" not in rows["logit"] and "Quote the logit" in md
+    assert "there is only 1 positive" in md and "Only 1 positive:" in md
+
+
+def test_report_figure_warnings_join_the_diagnostics_box(monkeypatch, recwarn, small):
+    import warnings
+
+    import bayes_prc._report as rep
+    from bayes_prc.exceptions import BayesPRCWarning
+
+    real = rep.report_figures
+
+    def noisy(d, ci_prob, progressbar=False):
+        warnings.warn("a warning raised while drawing", BayesPRCWarning, stacklevel=2)
+        return real(d, ci_prob, progressbar=progressbar)
+
+    monkeypatch.setattr(rep, "report_figures", noisy)
+    y, s = small
+    html, md = rep.build_report(y, s, random_seed=0, n_resamples=50)
+    assert md.count("a warning raised while drawing") == 1
+    assert "a warning raised while drawing" in html
+    assert not [w for w in recwarn if "raised while drawing" in str(w.message)]
