@@ -258,6 +258,7 @@ def _raise_invalid(info, pos_label, *, ap_pos_label=False):
         raise ValueError(f"`y_true` contains a non-finite label ({labels[-1].item()!r})")
     if ap_pos_label and labels.size == 2 and pos_label not in labels.tolist():
         raise ValueError(
-            f"`pos_label`={pos_label!r} is not a valid label: it should be one of {labels.tolist()}"
+            # the in-memory average_precision_score's (scikit-learn's) message
+            f"pos_label={pos_label} is not a valid label. It should be one of {labels}"
         )
     check_binary_target(labels, pos_label)  # the pos_label rules of the in-memory path

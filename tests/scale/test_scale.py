@@ -231,7 +231,7 @@ def test_errors_name_the_parameter(client):
         binned_pr_curve(da.from_array(np.arange(40) % 2, chunks=10), da.from_array(bad, 10))
     with pytest.raises(ValueError, match="inconsistent numbers of samples"):
         binned_pr_curve(da.from_array(np.arange(40) % 2, chunks=10), s[:30])
-    with pytest.raises(ValueError, match=r"`pos_label`=1 is not a valid label"):
+    with pytest.raises(ValueError, match=r"pos_label=1 is not a valid label. It should be one of"):
         with scale.set_options(max_exact=0):
             bp.average_precision_score(
                 da.from_array(np.array(["a", "b"] * 20), chunks=10), s, pos_label=1
