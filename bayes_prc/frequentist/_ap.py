@@ -9,7 +9,7 @@ import numpy as np
 from scipy import stats
 
 from .._validation import check_choice, check_int, check_probability, check_random_state
-from ..empirical import AUC_PR_ESTIMATORS, _auc_pr_validated, auc_pr
+from ..empirical import AUC_PR_ESTIMATORS, _auc_pr_validated, as_ranked, auc_pr
 from ..exceptions import UndefinedMetricWarning
 from ._engine import _Bins, _prepare, _replicates
 from ._jackknife import _jackknife_strata, bca_interval, percentile_interval
@@ -63,8 +63,9 @@ class APInterval(IntervalResult):
         The estimator on each cross-validation fold, shape ``(n_folds,)``; None otherwise.
     n_positives, n_negatives : int
         Class sizes of the data.
-    resampling_note : str or None
-        For the bootstrap methods on large data (at least 100 000 items), how the
+    note : str or None
+        With ``sample_weight``, the effective number of positives used. For the
+        bootstrap methods on large data (at least 100 000 items), how the
         replicates were drawn: per score bin rather than per item (exact in distribution
         for the bin counts), with the positives merged into at most 2000 bins and the
         replicates shifted by the AP that merging loses on the data (see
@@ -78,7 +79,7 @@ class APInterval(IntervalResult):
     fold_estimates: np.ndarray | None = field(repr=False)
     n_positives: int
     n_negatives: int
-    resampling_note: str | None = None
+    note: str | None = None
 
 
 def _sd(values):
@@ -112,6 +113,7 @@ def ap_interval(
     n_folds=10,
     pos_label=None,
     progressbar=False,
+    sample_weight=None,
 ):
     r"""Confidence interval for the area under the precision-recall curve.
 
@@ -175,6 +177,15 @@ def ap_interval(
         The positive label (default 1).
     progressbar : bool or None, default False
         Text progress on stderr for the resampling methods; None: only on a terminal.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative item weights, for ``"binomial"`` and ``"logit"`` only: the estimate
+        is the weighted estimator and :math:`n_+` is Kish's (1965) effective number of
+        positives :math:`(\sum_+ w)^2 / \sum_+ w^2` (the number of positives for equal
+        weights). The weights are read as survey or importance weights, so their scale
+        does not matter; for frequency weights (an item standing for ``w`` identical
+        items) repeat the items instead. The resampling and cross-validation methods
+        raise ``ValueError`` for weighted data (their resampling units are unweighted
+        items).
 
     Returns
     -------
@@ -233,6 +244,10 @@ def ap_interval(
     n_resamples = check_int(n_resamples, "n_resamples")
     n_folds = check_int(n_folds, "n_folds", 2)
     progressbar = _check_progressbar(progressbar)
+    if sample_weight is not None:
+        return _weighted_ap_interval(
+            y_true, y_score, sample_weight, method, estimator, level, pos_label
+        )
     ranked = _prepare(y_true, y_score, pos_label)
     is_pos, score = ranked.is_pos, ranked.y_score
     n_pos, n_neg = ranked.n_pos, ranked.n_neg
@@ -314,8 +329,43 @@ def ap_interval(
         standard_error=_sd(dist),
         bootstrap_distribution=_frozen(dist),
         fold_estimates=None,
-        resampling_note=_per_bin_note(info, bins),
+        note=_per_bin_note(info, bins),
         **common,
+    )
+
+
+def _weighted_ap_interval(y_true, y_score, sample_weight, method, estimator, level, pos_label):
+    """``"binomial"`` / ``"logit"`` with item weights: Kish's effective number of positives."""
+    if method not in ("binomial", "logit"):
+        raise ValueError(
+            f"`sample_weight` is supported by method='binomial' and 'logit' only; got "
+            f"method={method!r} (its resampling units are unweighted items)"
+        )
+    ranked = as_ranked(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    w_pos = ranked.sample_weight[ranked.is_pos]
+    if not (w_pos > 0).any():
+        raise ValueError(
+            "`y_true` has no positive sample of non-zero weight; the area under the PR "
+            "curve is undefined"
+        )
+    n_eff = float(w_pos.sum() ** 2 / np.sum(w_pos**2))
+    estimate = min(1.0, max(0.0, auc_pr(ranked, None, estimator=estimator)))
+    fn = wald_interval if method == "binomial" else logit_interval
+    res = fn(estimate, n_eff, confidence_level=level)
+    return APInterval(
+        estimate=estimate,
+        low=float(res.low),
+        high=float(res.high),
+        confidence_level=level,
+        method=method,
+        estimator=estimator,
+        n_resamples=None,
+        standard_error=float(np.sqrt(estimate * (1.0 - estimate) / n_eff)),
+        bootstrap_distribution=None,
+        fold_estimates=None,
+        n_positives=ranked.n_pos,
+        n_negatives=ranked.n_neg,
+        note=f"weighted: Kish effective number of positives {n_eff:.4g}",
     )
 
 

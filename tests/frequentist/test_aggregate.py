@@ -17,9 +17,9 @@ from bayes_prc.frequentist import ap_interval, bootstrap_pr_band
 from bayes_prc.frequentist._aggregate import (
     AGGREGATE_MIN_ITEMS,
     MAX_GROUPS,
-    multinomial_rows,
     coarsen,
     count_blocks,
+    multinomial_rows,
 )
 from bayes_prc.frequentist._engine import _ap_from_binned, _Bins
 from bayes_prc.frequentist._resample import _Progress
@@ -133,10 +133,10 @@ def test_per_bin_replicates_match_per_item_replicates(large, kind, monkeypatch):
 
 def test_ap_interval_notes_the_per_bin_draws(large):
     res = ap_interval(large, None, method="bootstrap", n_resamples=200, random_seed=0)
-    assert res.resampling_note is not None and "merged" in res.resampling_note
+    assert res.note is not None and "merged" in res.note
     assert res.low < res.estimate < res.high
     small = ap_interval([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], method="bootstrap", n_resamples=20)
-    assert small.resampling_note is None
+    assert small.note is None
 
 
 def test_recall_band_per_bin_matches_per_item(large, monkeypatch):

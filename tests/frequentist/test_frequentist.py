@@ -499,3 +499,29 @@ def test_band_ordering_and_validation(rng):
         fq.bootstrap_pr_band(y, s, n_resamples=0)
     with pytest.raises(ValueError, match="no positive"):
         fq.bootstrap_pr_band(np.zeros(5, dtype=int), np.arange(5.0))
+
+
+def test_weighted_logit_interval_uses_kish_effective_positives():
+    # reference: sklearn's weighted AP for the estimate; Kish's formula and the unweighted
+    # logit interval (equal weights, any scale) for the interval
+    from sklearn.metrics import average_precision_score
+
+    from bayes_prc.binormal import Binormal
+    from bayes_prc.frequentist import ap_interval
+
+    y, s = Binormal(1.0, 1.0, 0.0, 1.0, 0.3).sample(400, random_seed=3)
+    w = np.random.default_rng(4).gamma(2.0, size=400)
+    res = ap_interval(y, s, method="logit", sample_weight=w)
+    assert res.estimate == pytest.approx(average_precision_score(y, s, sample_weight=w), abs=1e-12)
+    wp = w[np.asarray(y) == 1]
+    n_eff = wp.sum() ** 2 / np.sum(wp**2)
+    from bayes_prc.intervals import logit_interval
+
+    ref = logit_interval(res.estimate, n_eff, confidence_level=0.95)
+    assert (res.low, res.high) == pytest.approx((ref.low, ref.high), abs=1e-12)
+    flat = ap_interval(y, s, method="binomial", sample_weight=np.full(400, 7.0))
+    plain = ap_interval(y, s, method="binomial")
+    assert (flat.low, flat.high) == pytest.approx((plain.low, plain.high), abs=1e-12)
+    for method in ("bootstrap", "bca", "bayesian_bootstrap", "cross_validation"):
+        with pytest.raises(ValueError, match=f"method={method!r}"):
+            ap_interval(y, s, method=method, sample_weight=w)
