@@ -24,6 +24,15 @@ from ._bands import bootstrap_pr_band
 # names this module had before it became a package (`name as name`: kept importable)
 from ._jackknife import bca_interval as bca_interval
 from ._jackknife import percentile_interval as percentile_interval
+from ._operating_point import (
+    OPERATING_POINT_METHODS,
+    OPERATING_POINT_METRICS,
+    PRECISION_AT_K_METHODS,
+    OperatingPointInterval,
+    PrecisionAtKInterval,
+    operating_point_interval,
+    precision_at_k_interval,
+)
 from ._proportion import METHODS as PROPORTION_METHODS  # noqa: F401
 from ._proportion import logit_interval as logit_interval
 from ._proportion import proportion_interval as proportion_interval
@@ -40,12 +49,19 @@ from ._threshold import (
 
 __all__ = [
     "AP_INTERVAL_METHODS",
+    "OPERATING_POINT_METHODS",
+    "OPERATING_POINT_METRICS",
+    "PRECISION_AT_K_METHODS",
     "PRECISION_INTERVAL_METHODS",
     "RECALL_INTERVAL_METHODS",
     "APInterval",
+    "OperatingPointInterval",
+    "PrecisionAtKInterval",
     "ThresholdInterval",
     "ap_interval",
     "bootstrap_pr_band",
+    "operating_point_interval",
+    "precision_at_k_interval",
     "precision_interval",
     "recall_interval",
 ]
