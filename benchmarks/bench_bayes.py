@@ -16,10 +16,28 @@ Prints, in one run:
   grid, 4000 draws, AP included; goal under 0.5 s) vs its NUTS fit (second of two fits).
 
 The first three items are about the parametric model (``model="parametric"``).
+
+NUTS start-up (issue 14): each PyMC model is compiled once per process and reused by
+later fits of other data of the same structure (``bayes_prc.bayes._compiled``). The last
+table runs every NUTS fit kind at n = 1e3 in a fresh process: the first fit (cold:
+imports done, nothing compiled) and a second fit with different data of the same kind
+(warm), wall and CPU seconds and the cold / warm ratio. Goals: binormal and
+semiparametric under 10 s cold and 3 s warm; paired and score models under 20 s. The
+sampler column says whose NUTS ran (nutpie when installed, else PyMC's). Measured on the
+shared 2-core box (load 3-5), draws=tune=1000, 4 chains, cores=1::
+
+                      before (HEAD 74f09a6, PyMC)   after, PyMC NUTS    after, nutpie
+    kind              cold wall   warm wall         cold    warm        cold    warm
+    (filled in from runs of this script; see the issue-14 report)
+
+Run ``--cold-warm KIND`` to time one kind (used by the table, one process each).
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
 import warnings
 
@@ -86,7 +104,74 @@ def main():
     print(f"semiparametric fast fit + AP, n=1e3: {t_semi_fast:6.3f} s   (goal < 0.5 s)")
     print(f"semiparametric NUTS fit + AP, n=1e3: {t_semi_nuts:6.3f} s")
     print(f"  speed-up fast vs NUTS:           {t_semi_nuts / t_semi_fast:8.1f}x")
+    cold_warm_table()
+
+
+# ------------------------------------------------------------------------------------
+# cold and warm NUTS fits, one fresh process per kind
+# ------------------------------------------------------------------------------------
+KINDS = ("parametric", "semiparametric", "paired", "score:binormal", "score:bi_t",
+         "score:mixture")  # fmt: skip
+
+
+def _data(seed, n=1_000, n_pos=100):
+    """Labels with a fixed number of positives (so the rank model's categories, hence its
+    compiled structure, are the same for every seed) and binormal scores."""
+    rng = np.random.default_rng(seed)
+    y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n - n_pos, dtype=int)]
+    s = np.where(y == 1, rng.normal(1.0, 1.0, n), rng.normal(0.0, 1.0, n))
+    return y, s, s + rng.normal(0.0, 0.5, n)  # a second, correlated classifier
+
+
+def _fit_kind(kind, seed):
+    from bayes_prc.criticism import fit_score_models
+    from bayes_prc.paired import compare_classifiers
+
+    y, s, s2 = _data(seed)
+    kw = dict(draws=1000, tune=1000, chains=4, cores=1, random_seed=1, progressbar=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if kind in ("parametric", "semiparametric"):
+            return bp.fit_binormal(y, s, model=kind, method="nuts", **kw)
+        if kind == "paired":
+            return compare_classifiers(y, s, s2, bayes_method="nuts", model="parametric", **kw)
+        return fit_score_models(y, s, models=(kind.split(":")[1],), **kw)
+
+
+def _cold_warm(kind):
+    try:
+        from bayes_prc.bayes._compiled import sampler_name
+
+        sampler = sampler_name()
+    except ImportError:  # before the cache existed
+        sampler = "pymc (no cache)"
+    out = {"kind": kind, "sampler": sampler}
+    for label, seed in (("cold", 1), ("warm", 2)):
+        t0, c0 = time.perf_counter(), time.process_time()
+        _fit_kind(kind, seed)
+        out[label] = time.perf_counter() - t0
+        out[label + "_cpu"] = time.process_time() - c0
+    return out
+
+
+def cold_warm_table(kinds=KINDS):
+    """Each kind in a fresh process: first fit (cold) then a fit of other data (warm)."""
+    print("\nNUTS fits at n = 1e3, fresh process per kind (wall s / CPU s)")
+    print(f"{'kind':16s} {'sampler':16s} {'cold':>14s} {'warm':>14s} {'cold/warm':>9s}")
+    for kind in kinds:
+        res = subprocess.run([sys.executable, __file__, "--cold-warm", kind],
+                             capture_output=True, text=True, check=True)  # fmt: skip
+        r = json.loads(res.stdout.strip().splitlines()[-1])
+        cold = f"{r['cold']:6.1f} /{r['cold_cpu']:6.1f}"
+        warm = f"{r['warm']:6.1f} /{r['warm_cpu']:6.1f}"
+        print(f"{kind:16s} {r['sampler']:16s} {cold:>14s} {warm:>14s} "
+              f"{r['cold'] / r['warm']:9.1f}", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--cold-warm":
+        print(json.dumps(_cold_warm(sys.argv[2])))
+    elif len(sys.argv) > 1 and sys.argv[1] == "--table":
+        cold_warm_table(sys.argv[2:] or KINDS)
+    else:
+        main()

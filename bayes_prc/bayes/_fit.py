@@ -101,7 +101,11 @@ def fit_binormal(
     progressbar : bool, default True
         Show PyMC's progress bar while sampling (NUTS only).
     tune, cores, target_accept
-        Passed to :func:`pymc.sample` (NUTS only).
+        NUTS only: tuning steps, processes (PyMC's sampler) and target acceptance.
+        The PyMC model is compiled once per process and structure and reused by later
+        fits of other data; with the ``nutpie`` extra installed NUTS runs on nutpie's
+        sampler (one thread), else on :func:`pymc.sample` (see
+        :mod:`bayes_prc.bayes._compiled`).
     pos_label : label, optional
         Positive label when ``y_true`` is not {0, 1} / {-1, 1}.
     n_categories : int or None
@@ -224,12 +228,10 @@ def _fit_rank_model(
     from ._flexible import FlexiblePriors, sample_flexible_laplace
     from ._posterior import BinormalPosterior
 
-    priors_cls, fast_sampler, builder = {
-        "semiparametric": (
-            SemiparametricPriors, sample_semiparametric_grid, "build_semiparametric_model"
-        ),
-        "flexible": (FlexiblePriors, sample_flexible_laplace, "build_flexible_model"),
-    }[model]  # fmt: skip
+    priors_cls, fast_sampler = {
+        "semiparametric": (SemiparametricPriors, sample_semiparametric_grid),
+        "flexible": (FlexiblePriors, sample_flexible_laplace),
+    }[model]
     priors = priors_cls.from_any(priors)
     is_pos, _, ordinal = _prepare_rank_data(
         y_true, y_score, model, transform, method, draws, chains, ci_prob, pos_label,
@@ -242,8 +244,10 @@ def _fit_rank_model(
         extras = {k: out.pop(k) for k in ("grid", "importance") if k in out}
         idata = None
     else:
-        idata = _model.sample_nuts(
-            getattr(_model, builder)(ordinal, priors),
+        idata = _model.sample_rank_nuts(
+            model,
+            ordinal,
+            priors,
             rng=rng,
             draws=int(draws),
             chains=int(chains),
@@ -373,11 +377,12 @@ def _fit_from_statistics(
         )
         idata = None
     else:
-        from ._model import build_model, sample_nuts
+        from ._model import sample_binormal_nuts
 
-        model = build_model(stats_neg, stats_pos, priors)
-        idata = sample_nuts(
-            model,
+        idata = sample_binormal_nuts(
+            stats_neg,
+            stats_pos,
+            priors,
             rng=rng,
             draws=int(draws),
             chains=int(chains),

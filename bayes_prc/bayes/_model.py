@@ -1,4 +1,4 @@
-"""The PyMC binormal model (the only module of bayes_prc that imports PyMC).
+"""The PyMC models of the binormal fits and their NUTS entry point.
 
 Generative model on standardized scores, classes indexed ``class = ["neg", "pos"]``::
 
@@ -15,68 +15,123 @@ freedom), and their joint density is proportional in the parameters to the likel
 all n_c scores. So the posterior is exactly that of the full-data model while the cost
 of one gradient does not depend on n; prior and posterior predictive sampling work
 through PyMC and draw the sufficient statistics.
+
+The data enter through :func:`pymc.Data` containers and the fits go through
+:mod:`._compiled`, which compiles each model structure once per process.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import numpy as np
 
-__all__ = ["build_model", "sample_nuts", "build_semiparametric_model", "build_flexible_model"]
+__all__ = [
+    "binormal_data",
+    "build_model",
+    "priors_key",
+    "rank_data",
+    "sample_nuts",
+    "sample_binormal_nuts",
+    "sample_rank_nuts",
+    "build_semiparametric_model",
+    "build_flexible_model",
+]
 
 _TINY_SS = 1e-300  # a class whose scores are all tied has S = 0; see build_model
 
 
+def priors_key(priors, exclude=()):
+    """The prior's numbers as a hashable part of a model's structure key."""
+    return (type(priors).__name__,) + tuple(
+        (f.name, getattr(priors, f.name)) for f in fields(priors) if f.name not in exclude
+    )
+
+
+def _binormal_structure(stats_neg, stats_pos):
+    n = np.array([stats_neg.n, stats_pos.n], dtype=np.float64)
+    if not np.all(n > 0):  # pragma: no cover - fit_binormal requires both classes
+        raise ValueError("both classes need at least one score")
+    return n, np.flatnonzero(n >= 2)
+
+
+def binormal_data(stats_neg, stats_pos):
+    """The data containers of :func:`build_model` for these statistics."""
+    n, two = _binormal_structure(stats_neg, stats_pos)
+    # S / sigma^2 ~ chi2(n - 1): only informative with two or more scores per class.
+    # S = 0 (all scores of a class tied) has density 0 under the continuous model;
+    # a tiny positive S changes the log-likelihood by a constant in the parameters.
+    ss = np.maximum(np.array([stats_neg.ss, stats_pos.ss], dtype=np.float64)[two], _TINY_SS)
+    return {
+        "n_total": np.int64(n.sum()),
+        "n_pos_observed": np.int64(stats_pos.n),
+        "class_n": n,
+        "class_mean": np.array([stats_neg.mean, stats_pos.mean], dtype=np.float64),
+        "ss_n": n[two],
+        "ss_observed": ss,
+    }
+
+
 def build_model(stats_neg, stats_pos, priors):
-    """The :class:`pymc.Model` for the given sufficient statistics and priors."""
+    """The :class:`pymc.Model` for the given sufficient statistics and priors.
+
+    The statistics sit in :func:`pymc.Data` containers (:func:`binormal_data`), so one
+    compiled model serves every data set with the same classes of two or more scores.
+    """
     import pymc as pm
 
-    n = np.array([stats_neg.n, stats_pos.n], dtype=np.float64)
-    means = np.array([stats_neg.mean, stats_pos.mean])
+    _, two = _binormal_structure(stats_neg, stats_pos)
+    data = binormal_data(stats_neg, stats_pos)
     coords = {"class": ["neg", "pos"]}
     with pm.Model(coords=coords) as model:
+        d = {name: pm.Data(name, value) for name, value in data.items()}
         prevalence = pm.Beta("prevalence", priors.prevalence_alpha, priors.prevalence_beta)
         sigma2 = pm.InverseGamma("sigma2", priors.sigma2_alpha, priors.sigma2_beta, dims="class")
         sigma = pm.Deterministic("sigma", pm.math.sqrt(sigma2), dims="class")
         mu = pm.Normal("mu", priors.mu_loc, sigma / np.sqrt(priors.mu_kappa), dims="class")
-        pm.Binomial("n_pos", n=int(n.sum()), p=prevalence, observed=stats_pos.n)
-        has = n > 0
-        if has.all():
-            pm.Normal("score_mean", mu, sigma / np.sqrt(n), observed=means, dims="class")
-        else:  # pragma: no cover - fit_binormal requires both classes
-            raise ValueError("both classes need at least one score")
-        # S / sigma^2 ~ chi2(n - 1): only informative with two or more scores per class.
-        # S = 0 (all scores of a class tied) has density 0 under the continuous model;
-        # a tiny positive S changes the log-likelihood by a constant in the parameters.
-        two = np.flatnonzero(n >= 2)
+        pm.Binomial("n_pos", n=d["n_total"], p=prevalence, observed=d["n_pos_observed"])
+        pm.Normal(
+            "score_mean",
+            mu,
+            sigma / pm.math.sqrt(d["class_n"]),
+            observed=d["class_mean"],
+            dims="class",
+        )
         if two.size:
-            ss = np.array([stats_neg.ss, stats_pos.ss])[two]
-            ss = np.maximum(ss, _TINY_SS)
-            idx = two.tolist()
             pm.Gamma(
                 "score_ss",
-                alpha=(n[two] - 1) / 2,
-                beta=1 / (2 * sigma2[idx]),
-                observed=ss,
+                alpha=(d["ss_n"] - 1) / 2,
+                beta=1 / (2 * sigma2[two.tolist()]),
+                observed=d["ss_observed"],
             )
     return model
 
 
-def sample_nuts(model, *, rng, draws, chains, tune, progressbar, cores, target_accept):
-    """Run PyMC's NUTS with one seed per chain drawn from ``rng``; returns the DataTree."""
-    import pymc as pm
+def sample_binormal_nuts(stats_neg, stats_pos, priors, **kwargs):
+    """NUTS draws of :func:`build_model` through the compiled-model cache (:mod:`._compiled`)."""
+    _, two = _binormal_structure(stats_neg, stats_pos)
+    key = ("binormal", tuple(two.tolist()), priors_key(priors, exclude=("location", "scale")))
+    return sample_nuts(
+        key, lambda: build_model(stats_neg, stats_pos, priors),
+        binormal_data(stats_neg, stats_pos), **kwargs,
+    )  # fmt: skip
 
-    random_seed = rng.integers(0, 2**31 - 1, size=int(chains)).tolist()
-    with model:
-        return pm.sample(
-            draws=draws,
-            tune=tune,
-            chains=chains,
-            cores=cores,
-            random_seed=random_seed,
-            progressbar=progressbar,
-            target_accept=target_accept,
-            compute_convergence_checks=False,
-        )
+
+def sample_nuts(key, build, data, *, rng, draws, chains, tune, progressbar, cores, target_accept,
+                coords=None, log_likelihood=None):  # fmt: skip
+    """NUTS with one seed per chain drawn from ``rng``; returns the DataTree.
+
+    The model of structure ``key`` is compiled once per process (``build()`` the first
+    time) and given ``data`` (see :mod:`._compiled`).
+    """
+    from . import _compiled
+
+    seeds = rng.integers(0, 2**31 - 1, size=int(chains)).tolist()
+    return _compiled.sample(
+        key, build, data, seeds=seeds, draws=draws, chains=chains, tune=tune,
+        progressbar=progressbar, cores=cores, target_accept=target_accept, coords=coords,
+        log_likelihood=log_likelihood,
+    )  # fmt: skip
 
 
 def _bin_probs(z):
@@ -103,12 +158,14 @@ def _rank_model(data, priors, positives, extra_coords=None):
 
     from ._semiparametric import initial_cutpoints
 
-    counts = data.counts
-    n0, n1 = (int(v) for v in counts.sum(axis=1))
     k = data.n_categories
     coords = {"category": np.arange(k), "cutpoint": np.arange(k - 1), **(extra_coords or {})}
-    init = initial_cutpoints(counts, np.array([1.0]), np.array([1.0]))[0]
+    # a start that depends on K only (so one compiled model serves all data with K
+    # categories): the pooled CDF at the cutpoints equals k / K for equal class masses
+    # (the categories are class-balanced, see _ordinal) when mu = sigma = 1
+    init = initial_cutpoints(np.ones((2, k), dtype=np.int64), np.array([1.0]), np.array([1.0]))[0]
     with pm.Model(coords=coords) as model:
+        d = {name: pm.Data(name, value) for name, value in rank_data(data).items()}
         prevalence = pm.Beta("prevalence", priors.prevalence_alpha, priors.prevalence_beta)
         positive_probs = positives()
         cut = pm.Normal(
@@ -119,14 +176,37 @@ def _rank_model(data, priors, positives, extra_coords=None):
             transform=ordered,
             initval=init,
         )
-        pm.Binomial("n_pos", n=n0 + n1, p=prevalence, observed=n1)
+        pm.Binomial("n_pos", n=d["n_neg"] + d["n_pos_observed"], p=prevalence,
+                    observed=d["n_pos_observed"])  # fmt: skip
         for name, n, p, observed in (
-            ("counts_neg", n0, _bin_probs(cut), counts[0]),
-            ("counts_pos", n1, positive_probs(cut), counts[1]),
+            ("counts_neg", d["n_neg"], _bin_probs(cut), d["counts_neg_observed"]),
+            ("counts_pos", d["n_pos_observed"], positive_probs(cut), d["counts_pos_observed"]),
         ):
             p = pt.clip(p, 1e-300, 1.0)
             pm.Multinomial(name, n=n, p=p, observed=observed, dims="category")
     return model
+
+
+def rank_data(data):
+    """The data containers of the rank-based models for :class:`OrdinalData` ``data``."""
+    counts = np.asarray(data.counts, dtype=np.int64)
+    return {
+        "n_neg": np.int64(counts[0].sum()),
+        "n_pos_observed": np.int64(counts[1].sum()),
+        "counts_neg_observed": counts[0],
+        "counts_pos_observed": counts[1],
+    }
+
+
+def sample_rank_nuts(model_name, data, priors, **kwargs):
+    """NUTS draws of the semiparametric or flexible model through the compiled-model cache.
+
+    One compiled model per ``model_name``, number of categories and prior.
+    """
+    builder = {"semiparametric": build_semiparametric_model, "flexible": build_flexible_model}
+    key = (model_name, data.n_categories, priors_key(priors))
+    build = builder[model_name]
+    return sample_nuts(key, lambda: build(data, priors), rank_data(data), **kwargs)
 
 
 def build_semiparametric_model(data, priors):

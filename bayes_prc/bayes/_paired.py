@@ -51,7 +51,8 @@ Two samplers of the same posterior:
   matrix decomposition in the graph), and the posterior in these coordinates is
   well-scaled and nearly Gaussian for NUTS.
 
-Only :func:`build_model` and ``_model.sample_nuts`` import PyMC, and only when called.
+Only :func:`build_model` and the NUTS path (:mod:`._compiled`, which compiles the model
+once per structure and process) import PyMC, and only when called.
 
 References
 ----------
@@ -83,12 +84,14 @@ __all__ = [
     "correlations",
     "fit_paired_posterior",
     "marginal_models",
+    "model_data",
     "niw_posterior",
     "paired_sufficient_statistics",
     "PairedDraws",
     "PairedFit",
     "posterior_from_idata",
     "sample_exact_posterior",
+    "sample_nuts_posterior",
     "standardize_pair",
 ]
 
@@ -271,6 +274,35 @@ def sample_exact_posterior(stats_neg, stats_pos, prior, *, draws, chains, rng):
 # --------------------------------------------------------------------------------------
 # the PyMC model
 # --------------------------------------------------------------------------------------
+def _structure(stats_neg, stats_pos):
+    n = np.array([stats_neg.n, stats_pos.n], dtype=np.float64)
+    if not np.all(n >= 1):  # pragma: no cover - compare_classifiers requires both classes
+        raise ValueError("both classes need at least one item")
+    return n, np.flatnonzero(n >= 2), np.flatnonzero(n >= 3)
+
+
+def model_data(stats_neg, stats_pos):
+    """The data containers of :func:`build_model` for these statistics."""
+    n, two, three = _structure(stats_neg, stats_pos)
+    mean = np.stack([stats_neg.mean, stats_pos.mean])  # (class, classifier)
+    scatter = np.stack([stats_neg.scatter, stats_pos.scatter])
+    s = scatter[three]
+    resid = s[:, 1, 1] - s[:, 0, 1] ** 2 / np.maximum(s[:, 0, 0], _TINY)
+    f64 = np.float64
+    return {
+        "n_total": np.int64(n.sum()),
+        "n_pos_observed": np.int64(stats_pos.n),
+        "class_n": n,
+        "mean_a_observed": np.asarray(mean[:, 0], dtype=f64),
+        "mean_b_observed": np.asarray(mean[:, 1], dtype=f64),
+        "scatter_n": n[two],
+        "scatter_aa_observed": np.maximum(scatter[two, 0, 0], _TINY).astype(f64),
+        "scatter_ab_observed": np.asarray(scatter[two, 0, 1], dtype=f64),
+        "resid_n": n[three],
+        "scatter_bb_resid_observed": np.maximum(resid, _TINY).astype(f64),
+    }
+
+
 def build_model(stats_neg, stats_pos, prior):
     """The :class:`pymc.Model` of the paired binormal model (see the module docstring).
 
@@ -281,19 +313,19 @@ def build_model(stats_neg, stats_pos, prior):
     ``scatter_aa``, ``scatter_ab`` (``scatter_bb_resid``). A class whose scores are all
     tied has a zero scatter, of density 0 under the continuous model; it is replaced by
     1e-300, which changes the log-likelihood by a constant in the parameters (as in the
-    univariate model).
+    univariate model). The statistics sit in :func:`pymc.Data` containers
+    (:func:`model_data`), so one compiled model serves every data set of the same
+    structure (see :mod:`._compiled`).
     """
     import pymc as pm
 
-    n = np.array([stats_neg.n, stats_pos.n], dtype=np.float64)
-    if not np.all(n >= 1):  # pragma: no cover - compare_classifiers requires both classes
-        raise ValueError("both classes need at least one item")
-    mean = np.stack([stats_neg.mean, stats_pos.mean])  # (class, classifier)
-    scatter = np.stack([stats_neg.scatter, stats_pos.scatter])
+    _, two, three = _structure(stats_neg, stats_pos)
     psi = prior.psi0
     psi_resid = psi[1, 1] - psi[0, 1] ** 2 / psi[0, 0]
     m0, k0 = prior.m0, prior.kappa0
     with pm.Model(coords={"class": list(CLASSES)}) as model:
+        d = {k: pm.Data(k, v) for k, v in model_data(stats_neg, stats_pos).items()}
+        n = d["class_n"]
         prevalence = pm.Beta("prevalence", prior.prevalence_alpha, prior.prevalence_beta)
         var_a = pm.InverseGamma("var_a", (prior.nu0 - 1) / 2, psi[0, 0] / 2, dims="class")
         resid_var = pm.InverseGamma("resid_var", prior.nu0 / 2, psi_resid / 2, dims="class")
@@ -308,44 +340,57 @@ def build_model(stats_neg, stats_pos, prior):
         cov_ab = pm.Deterministic("cov_ab", slope * var_a, dims="class")
         pm.Deterministic("corr", cov_ab / pm.math.sqrt(var_a * var_b), dims="class")
 
-        pm.Binomial("n_pos", n=int(n.sum()), p=prevalence, observed=stats_pos.n)
+        pm.Binomial("n_pos", n=d["n_total"], p=prevalence, observed=d["n_pos_observed"])
         mean_a = pm.Normal(
-            "score_mean_a", mu_a, pm.math.sqrt(var_a / n), observed=mean[:, 0], dims="class"
+            "score_mean_a",
+            mu_a,
+            pm.math.sqrt(var_a / n),
+            observed=d["mean_a_observed"],
+            dims="class",
         )
         pm.Normal(
             "score_mean_b",
             mu_b + slope * (mean_a - mu_a),
             pm.math.sqrt(resid_var / n),
-            observed=mean[:, 1],
+            observed=d["mean_b_observed"],
             dims="class",
         )
-        two = np.flatnonzero(n >= 2)
         if two.size:
             idx = two.tolist()
             s_aa = pm.Gamma(
                 "scatter_aa",
-                alpha=(n[two] - 1) / 2,
+                alpha=(d["scatter_n"] - 1) / 2,
                 beta=1 / (2 * var_a[idx]),
-                observed=np.maximum(scatter[two, 0, 0], _TINY),
+                observed=d["scatter_aa_observed"],
             )
             pm.Normal(
                 "scatter_ab",
                 slope[idx] * s_aa,
                 pm.math.sqrt(resid_var[idx] * s_aa),
-                observed=scatter[two, 0, 1],
+                observed=d["scatter_ab_observed"],
             )
-        three = np.flatnonzero(n >= 3)
         if three.size:
-            idx = three.tolist()
-            s = scatter[three]
-            resid = s[:, 1, 1] - s[:, 0, 1] ** 2 / np.maximum(s[:, 0, 0], _TINY)
             pm.Gamma(
                 "scatter_bb_resid",
-                alpha=(n[three] - 2) / 2,
-                beta=1 / (2 * resid_var[idx]),
-                observed=np.maximum(resid, _TINY),
+                alpha=(d["resid_n"] - 2) / 2,
+                beta=1 / (2 * resid_var[three.tolist()]),
+                observed=d["scatter_bb_resid_observed"],
             )
     return model
+
+
+def sample_nuts_posterior(stats_neg, stats_pos, prior, **kwargs):
+    """NUTS draws of :func:`build_model`, compiled once per structure and prior."""
+    _, two, three = _structure(stats_neg, stats_pos)
+    prior_key = tuple(
+        tuple(np.asarray(getattr(prior, f), dtype=np.float64).ravel().tolist())
+        for f in ("m0", "kappa0", "nu0", "psi0", "prevalence_alpha", "prevalence_beta")
+    )
+    key = ("paired", tuple(two.tolist()), tuple(three.tolist()), prior_key)
+    return sample_nuts(
+        key, lambda: build_model(stats_neg, stats_pos, prior),
+        model_data(stats_neg, stats_pos), **kwargs,
+    )  # fmt: skip
 
 
 def posterior_from_idata(idata):
@@ -437,9 +482,10 @@ def fit_paired_posterior(
             stats_neg, stats_pos, prior, draws=draws, chains=chains, rng=rng
         )
     else:
-        model = build_model(stats_neg, stats_pos, prior)
-        idata = sample_nuts(
-            model,
+        idata = sample_nuts_posterior(
+            stats_neg,
+            stats_pos,
+            prior,
             rng=rng,
             draws=draws,
             chains=chains,

@@ -22,12 +22,24 @@ import numpy as np
 import xarray as xr
 
 from .._transforms import location_scale, log_jacobian, transform_scores
+from . import _compiled
 from ._common import warn_if_unreliable
 from ._score_model_fit import ScoreModelFit
 
-__all__ = ["SCORE_MODELS", "build_pymc_model", "fit_score_model"]
+__all__ = ["SCORE_MODELS", "build_pymc_model", "fit_score_model", "score_data"]
 
 SCORE_MODELS = ("binormal", "binormal_logit", "bi_t", "mixture")
+
+
+def score_data(z, is_pos):
+    """The data containers of :func:`build_pymc_model` (and the ``item`` coordinate)."""
+    data = {
+        "n_total": np.int64(z.size),
+        "n_pos_observed": np.int64(is_pos.sum()),
+        "z": np.asarray(z, dtype=np.float64),
+        "class_index": is_pos.astype(np.int64),
+    }
+    return data, {"item": np.arange(z.size)}
 
 
 def build_pymc_model(name, z, is_pos):
@@ -35,18 +47,21 @@ def build_pymc_model(name, z, is_pos):
 
     Classes are indexed ``class = ["neg", "pos"]``; the observed scores are one variable
     ``score`` over dim ``item`` (so the pointwise log-likelihood is per item), the label
-    count ``n_pos ~ Binomial(n, prevalence)`` is a separate observed variable.
+    count ``n_pos ~ Binomial(n, prevalence)`` is a separate observed variable. The data
+    sit in :func:`pymc.Data` containers whose length is a runtime input, so one compiled
+    model serves every data set and every n (see :mod:`._compiled`).
     """
     import pymc as pm
 
-    idx = is_pos.astype(np.int64)
-    n = int(z.size)
-    coords = {"class": ["neg", "pos"], "item": np.arange(n)}
+    data, item = score_data(z, is_pos)
+    coords = {"class": ["neg", "pos"], **item}
     if name == "mixture":
         coords["component"] = [0, 1]
     with pm.Model(coords=coords) as model:
+        d = {k: pm.Data(k, v, dims="item" if np.ndim(v) else None) for k, v in data.items()}
+        idx, z = d["class_index"], d["z"]
         prevalence = pm.Beta("prevalence", 1.0, 1.0)
-        pm.Binomial("n_pos", n=n, p=prevalence, observed=int(is_pos.sum()))
+        pm.Binomial("n_pos", n=d["n_total"], p=prevalence, observed=d["n_pos_observed"])
         if name in ("binormal", "binormal_logit"):
             mu = pm.Normal("mu", 0.0, 3.0, dims="class")
             sigma = pm.HalfNormal("sigma", 2.0, dims="class")
@@ -64,6 +79,9 @@ def build_pymc_model(name, z, is_pos):
                 3.0,
                 dims=("class", "component"),
                 transform=pm.distributions.transforms.ordered,
+                # ordered start values (the quartiles of N(0, 1)); data-free so that one
+                # compiled model serves every data set
+                initval=np.array([[-0.67, 0.67], [-0.67, 0.67]]),
             )
             sigma = pm.Gamma("sigma", alpha=2.0, beta=2.0, dims=("class", "component"))
             pm.NormalMixture(
@@ -72,17 +90,6 @@ def build_pymc_model(name, z, is_pos):
         else:  # pragma: no cover - validated by the callers
             raise ValueError(f"unknown score model {name!r}")
     return model
-
-
-def _mixture_initvals(z, is_pos):
-    """Ordered start values for the component means: each class's quartiles."""
-    mu = np.empty((2, 2))
-    for c, mask in enumerate((~is_pos, is_pos)):
-        q1, q3 = np.quantile(z[mask], [0.25, 0.75])
-        if not q3 > q1:
-            q1, q3 = q1 - 0.5, q1 + 0.5
-        mu[c] = (q1, q3)
-    return {"mu": mu}
 
 
 def fit_score_model(
@@ -102,10 +109,9 @@ def fit_score_model(
     """Fit one score model by NUTS; returns a :class:`ScoreModelFit`.
 
     ``is_pos`` (bool) and ``score`` (float, finite; in [0, 1] for ``"binormal_logit"``)
-    are validated by the caller. ``random_seed`` is a list of per-chain seeds.
+    are validated by the caller. ``random_seed`` is a list of per-chain seeds. The model
+    is compiled once per process (:mod:`._compiled`).
     """
-    import pymc as pm
-
     transform = "logit" if name == "binormal_logit" else None
     t = transform_scores(score, transform)
     log_jac = log_jacobian(t, transform)
@@ -114,20 +120,21 @@ def fit_score_model(
         raise ValueError("`y_score` has a single distinct value; the scores need spread")
     z = (t - location) / scale
     log_jac = log_jac - math.log(scale)  # d z / d x = (d t / d x) / scale
-    model = build_pymc_model(name, z, is_pos)
-    with model:
-        idata = pm.sample(
-            draws=draws,
-            tune=tune,
-            chains=chains,
-            cores=cores,
-            random_seed=random_seed,
-            progressbar=progressbar,
-            target_accept=target_accept,
-            initvals=_mixture_initvals(z, is_pos) if name == "mixture" else None,
-            compute_convergence_checks=False,
-        )
-        pm.compute_log_likelihood(idata, var_names=["score"], progressbar=False)
+    data, item = score_data(z, is_pos)
+    idata = _compiled.sample(
+        ("score model", name),
+        lambda: build_pymc_model(name, z, is_pos),
+        data,
+        seeds=list(random_seed),
+        draws=draws,
+        chains=chains,
+        tune=tune,
+        progressbar=progressbar,
+        cores=cores,
+        target_accept=target_accept,
+        coords=item,
+        log_likelihood="score",
+    )
     ll = idata["log_likelihood"].to_dataset()
     ll["score"] = ll["score"] + xr.DataArray(log_jac, dims="item", coords={"item": ll["item"]})
     ll.attrs["note"] = (
