@@ -17,6 +17,10 @@ in three ways:
 
 Each gives draws (or replicates) of the difference, hence ``P(AP_B > AP_A)``, an
 interval, and the probabilities of a region of practical equivalence (Kruschke 2018).
+Two frequentist tests give a p-value instead (:mod:`bayes_prc._paired_tests`):
+``"delong"`` for the ROC AUC (``metric="roc_auc"``; DeLong et al. 1988) and
+``"permutation"`` for the ROC AUC or AP (random swaps of the two classifiers' scores of an
+item).
 
 References
 ----------
@@ -38,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from ._paired_tests import METRICS, check_metric_method, frequentist_fields
 from ._transforms import check_transform, transform_scores
 from ._validation import (
     check_1d,
@@ -53,10 +58,10 @@ from .empirical import Ranked, average_precision_score, precision_at_recall
 from .frequentist._engine import _paired_replicates
 from .intervals import IntervalResult
 
-__all__ = ["METHODS", "BAYES_METHODS", "PairedComparison", "compare_classifiers"]
+__all__ = ["METHODS", "METRICS", "BAYES_METHODS", "PairedComparison", "compare_classifiers"]
 
 #: Valid values of the ``method`` argument of :func:`compare_classifiers`.
-METHODS: tuple[str, ...] = ("bayes", "bayesian_bootstrap", "bootstrap")
+METHODS: tuple[str, ...] = ("bayes", "bayesian_bootstrap", "bootstrap", "delong", "permutation")
 #: Valid values of its ``bayes_method`` argument.
 BAYES_METHODS: tuple[str, ...] = ("exact", "nuts")
 _DEFAULT_LEVEL = 0.95
@@ -64,16 +69,22 @@ _DEFAULT_LEVEL = 0.95
 
 @dataclass(frozen=True, eq=False)
 class PairedComparison(IntervalResult):
-    """Result of :func:`compare_classifiers`: the posterior or bootstrap of AP_B - AP_A.
+    """Result of :func:`compare_classifiers`: the posterior, bootstrap or test of B - A.
+
+    The difference is ``AP_B - AP_A`` for ``metric="average_precision"`` and
+    ``AUC_B - AUC_A`` for ``metric="roc_auc"``.
 
     Attributes
     ----------
     estimate : float
-        Point estimate of ``AP_B - AP_A``: the posterior mean (``"bayes"``,
-        ``"bayesian_bootstrap"``) or the empirical difference (``"bootstrap"``).
+        Point estimate of the difference: the posterior mean (``"bayes"``,
+        ``"bayesian_bootstrap"``) or the empirical difference (``"bootstrap"``,
+        ``"delong"``, ``"permutation"``).
     low, high : float
         Equal-tailed interval of the difference with probability ``confidence_level``
-        (credible interval, or percentile bootstrap interval).
+        (credible interval, or percentile bootstrap interval); for ``"delong"`` the
+        normal interval ``estimate -+ z SE`` (clipped to [-1, 1]); NaN for
+        ``"permutation"``, which only tests.
     confidence_level : float
         The interval's probability (also available as :attr:`ci_prob`).
     method : str
@@ -81,24 +92,28 @@ class PairedComparison(IntervalResult):
     prob_b_better : float
         Share of the draws (replicates) with ``AP_B > AP_A`` strictly: the posterior
         probability that B is better for the Bayesian methods; for ``"bootstrap"`` the
-        bootstrap proportion, not a probability that B is better.
+        bootstrap proportion, not a probability that B is better. For ``"delong"`` the
+        share of the normal approximation ``N(estimate, SE^2)`` above 0 (one minus the
+        one-sided p-value), for ``"permutation"`` NaN.
     ap_a, ap_b : float
         Point values of each AP, on the same footing as ``estimate`` (posterior means, or
-        the empirical AP for ``"bootstrap"``).
+        the empirical AP for ``"bootstrap"`` and the tests; with ``metric="roc_auc"`` the
+        empirical APs, for context).
     empirical_ap_a, empirical_ap_b : float
         Empirical (step-wise, scikit-learn) AP of each classifier on the data.
     n, n_pos : int
         Number of items and of positives.
-    difference_draws : numpy.ndarray of shape (n_draws,)
+    difference_draws : numpy.ndarray of shape (n_draws,) or None
         Draws (replicates) of ``AP_B - AP_A``: ``chains * draws`` for ``"bayes"``,
-        ``n_resamples`` otherwise.
-    ap_a_draws, ap_b_draws : numpy.ndarray of shape (n_draws,)
-        The corresponding draws of each AP.
+        ``n_resamples`` for the bootstrap methods; None for the tests.
+    ap_a_draws, ap_b_draws : numpy.ndarray of shape (n_draws,) or None
+        The corresponding draws of each AP; None for the tests.
     rope : tuple of float or None
         The region of practical equivalence ``(low, high)`` if one was given.
     prob_below_rope, prob_in_rope, prob_above_rope : float or None
         Share of the difference's draws below ``rope[0]``, in ``[rope[0], rope[1]]``
-        (ends included) and above ``rope[1]``; they sum to 1 (Kruschke 2018).
+        (ends included) and above ``rope[1]``; they sum to 1 (Kruschke 2018). For
+        ``"delong"``, the shares of ``N(estimate, SE^2)``.
     recall : float or None
         The recall at which precisions were compared, if asked.
     precision_a, precision_b : float or None
@@ -119,6 +134,20 @@ class PairedComparison(IntervalResult):
     idata : xarray.DataTree or None
         ``"bayes"`` with NUTS only: the ArviZ DataTree of the fit (with ``ap_a``,
         ``ap_b`` and ``ap_difference`` in its posterior group).
+    metric : str
+        ``"average_precision"`` or ``"roc_auc"``.
+    value_a, value_b : float or None
+        Point values of the compared metric for A and B (``ap_a``, ``ap_b`` for AP; the
+        empirical AUCs for ``metric="roc_auc"``).
+    p_value : float or None
+        Two-sided p-value of "the classifiers are equally good": DeLong's normal test of
+        the AUC difference with his covariance (``"delong"``), or the permutation
+        p-value ``(1 + #{|T*| >= |T|}) / (n_resamples + 1)`` (``"permutation"``); None
+        for the Bayesian and bootstrap methods.
+    standard_error : float or None
+        ``"delong"``: DeLong's standard error of the AUC difference.
+    null_distribution : numpy.ndarray of shape (n_resamples,) or None
+        ``"permutation"``: the differences of the randomly swapped data.
     """
 
     prob_b_better: float
@@ -128,9 +157,9 @@ class PairedComparison(IntervalResult):
     empirical_ap_b: float
     n: int
     n_pos: int
-    difference_draws: np.ndarray = field(repr=False)
-    ap_a_draws: np.ndarray = field(repr=False)
-    ap_b_draws: np.ndarray = field(repr=False)
+    difference_draws: np.ndarray | None = field(repr=False)
+    ap_a_draws: np.ndarray | None = field(repr=False)
+    ap_b_draws: np.ndarray | None = field(repr=False)
     rope: tuple[float, float] | None = None
     prob_below_rope: float | None = None
     prob_in_rope: float | None = None
@@ -149,6 +178,12 @@ class PairedComparison(IntervalResult):
     model: str | None = None
     diagnostics: dict[str, Any] | None = field(default=None, repr=False)
     idata: Any = field(default=None, repr=False)
+    metric: str = "average_precision"
+    value_a: float | None = None
+    value_b: float | None = None
+    p_value: float | None = None
+    standard_error: float | None = None
+    null_distribution: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def ci_prob(self) -> float:
@@ -229,7 +264,8 @@ def compare_classifiers(
     score_a,
     score_b,
     *,
-    method="bayes",
+    metric="average_precision",
+    method=None,
     recall=None,
     rope=None,
     ci_prob=None,
@@ -248,12 +284,14 @@ def compare_classifiers(
     random_seed=None,
     model="semiparametric",
 ):
-    """Compare two classifiers' average precision on the same items: is B better than A?
+    """Compare two classifiers' AP or ROC AUC on the same items: is B better than A?
 
     Draws (posterior draws or bootstrap replicates) of ``AP_B - AP_A`` that keep the
     pairing of the two classifiers' scores, and from them the probability that B is
     better, an interval of the difference and, optionally, the probabilities of a region
     of practical equivalence and the same comparison for precision at a given recall.
+    Or a paired test of equal ROC AUC (DeLong) or equal AP / ROC AUC (permutation),
+    with its p-value.
 
     Parameters
     ----------
@@ -262,7 +300,10 @@ def compare_classifiers(
     score_a, score_b : array-like of shape (n_samples,)
         Scores of classifiers A and B for the same items, in the same order; higher
         means more likely positive.
-    method : {"bayes", "bayesian_bootstrap", "bootstrap"}, default "bayes"
+    metric : {"average_precision", "roc_auc"}, default "average_precision"
+        What is compared. ``"roc_auc"`` works with ``"delong"`` and ``"permutation"``.
+    method : {"bayes", "bayesian_bootstrap", "bootstrap", "delong", "permutation"}, optional
+        Default ``"bayes"`` for AP and ``"delong"`` for the ROC AUC.
         ``"bayes"``: joint binormal model, bivariate normal scores per class with a
         conjugate Normal-Inverse-Wishart prior on standardized scores and a Beta
         prevalence; each draw's marginals are the two classifiers' binormal models,
@@ -272,6 +313,17 @@ def compare_classifiers(
         ``"bootstrap"``: stratified resampling (items drawn with replacement within each
         class, so the number of positives is fixed), the same resampled items for A and
         B; the interval is the percentile interval.
+        ``"delong"`` (ROC AUC only): DeLong, DeLong & Clarke-Pearson's (1988) test, the
+        difference of the empirical AUCs over its standard error from the structural
+        components' covariance (computed from midranks, Sun & Xu 2014), two-sided
+        normal p-value, and the normal interval of the difference.
+        ``"permutation"`` (AP or ROC AUC): the paired permutation test. Each of
+        ``n_resamples`` replicates swaps the two classifiers' scores of every item with
+        probability 1/2 and recomputes the difference;
+        ``p = (1 + #{|T*| >= |T|}) / (n_resamples + 1)`` (Bandos et al. 2005; Phipson &
+        Smyth 2010). Exact under its null hypothesis, that A's and B's scores of an item
+        are exchangeable: the scores must be on a common scale (e.g. both
+        probabilities). It reports no interval.
     recall : float in (0, 1), optional
         Also compare precision at this recall. ``"bayes"``: the binormal precision at
         exactly this recall; the bootstrap methods: the empirical precision at recall
@@ -280,12 +332,13 @@ def compare_classifiers(
     rope : (float, float), optional
         Region of practical equivalence ``(low, high)`` of ``AP_B - AP_A``, e.g.
         ``(-0.01, 0.01)``: report the share of draws below, inside (ends included) and
-        above it (Kruschke 2018). Used with every method.
+        above it (Kruschke 2018). Used with every method but ``"permutation"``
+        (``"delong"``: the shares of the normal approximation).
     ci_prob, confidence_level : float in (0, 1), optional
         Probability of the equal-tailed interval (two names for the same thing, the
         Bayesian and the frequentist one; give at most one). Default 0.95.
     n_resamples : int, default 2000
-        Number of replicates of the bootstrap methods.
+        Number of replicates of the bootstrap methods and of the permutation test.
     transform : {None, "logit", "probit"}, default None
         ``"bayes"`` with ``model="parametric"`` only: fit the model to ``logit(score)``
         or ``probit(score)`` for probability outputs (as :func:`bayes_prc.fit_binormal`).
@@ -352,6 +405,17 @@ def compare_classifiers(
        2018, pp. 270-280.
     .. [3] K. H. Brodersen, C. S. Ong, K. E. Stephan and J. M. Buhmann, "The binormal
        assumption on precision-recall curves", ICPR 2010, pp. 4263-4266.
+    .. [4] E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, "Comparing the areas
+       under two or more correlated receiver operating characteristic curves: a
+       nonparametric approach", Biometrics 44(3), 1988, pp. 837-845.
+    .. [5] X. Sun and W. Xu, "Fast implementation of DeLong's algorithm for comparing
+       the areas under correlated receiver operating characteristic curves", IEEE
+       Signal Processing Letters 21(11), 2014, pp. 1389-1393.
+    .. [6] A. I. Bandos, H. E. Rockette and D. Gur, "A permutation test sensitive to
+       differences in areas for comparing ROC curves from a paired design", Statistics
+       in Medicine 24(18), 2005, pp. 2873-2893.
+    .. [7] B. Phipson and G. K. Smyth, "Permutation p-values should never be zero",
+       Statistical Applications in Genetics and Molecular Biology 9(1), 2010.
 
     Examples
     --------
@@ -375,14 +439,25 @@ def compare_classifiers(
     ... )
     >>> print(f"{boot.prob_below_rope:.3f} {boot.prob_in_rope:.3f} {boot.prob_above_rope:.3f}")
     0.715 0.235 0.050
+    >>> auc = compare_classifiers(y, a, b, metric="roc_auc")  # DeLong et al. (1988)
+    >>> print(f"{auc.value_a:.3f} {auc.value_b:.3f} {auc.estimate:.4f} p = {auc.p_value:.3f}")
+    0.981 0.969 -0.0120 p = 0.003
+    >>> perm = compare_classifiers(  # Bandos et al. (2005)
+    ...     y, a, b, metric="roc_auc", method="permutation", n_resamples=999, random_seed=0
+    ... )
+    >>> print(f"{perm.estimate:.4f} p = {perm.p_value:.3f}")
+    -0.0120 p = 0.001
     """
-    check_choice(method, "method", METHODS)
+    check_choice(metric, "metric", METRICS)
+    if method is not None:
+        check_choice(method, "method", METHODS)
     check_choice(bayes_method, "bayes_method", BAYES_METHODS)
     check_transform(transform)
     check_choice(model, "model", ("semiparametric", "parametric"))
     level = _check_level(ci_prob, confidence_level)
     rope = _check_rope(rope)
     recall = None if recall is None else check_probability(recall, "recall")
+    method = check_metric_method(metric, method, recall, rope)
     n_resamples = check_int(n_resamples, "n_resamples")
     draws = check_int(draws, "draws")
     chains = check_int(chains, "chains")
@@ -391,6 +466,24 @@ def compare_classifiers(
     rng = check_random_state(random_seed)
     ranked_a, ranked_b = _compare_iv(y_true, score_a, score_b, pos_label)
     is_pos, a, b = ranked_a.is_pos, ranked_a.y_score, ranked_b.y_score
+    if method in ("delong", "permutation"):
+        fields = frequentist_fields(
+            ranked_a,
+            ranked_b,
+            metric=metric,
+            method=method,
+            level=level,
+            rope=rope,
+            n_resamples=n_resamples,
+            rng=rng,
+        )
+        return PairedComparison(
+            confidence_level=level,
+            method=method,
+            n=int(is_pos.size),
+            n_pos=int(is_pos.sum()),
+            **fields,
+        )
 
     emp_a = average_precision_score(ranked_a, None)
     emp_b = average_precision_score(ranked_b, None)
@@ -488,6 +581,8 @@ def compare_classifiers(
         difference_draws=diff,
         ap_a_draws=ap_a_d,
         ap_b_draws=ap_b_d,
+        value_a=point_a,
+        value_b=point_b,
         **extra,
     )
 
