@@ -74,6 +74,7 @@ from .frequentist._resample import (
     dirichlet_weights,
     stratified_counts,
     stratified_indices,
+    unstratified_indices,
 )
 from .frequentist._resample import BYTES_PER_ITEM as BYTES_PER_ITEM
 
@@ -89,4 +90,5 @@ __all__ = [
     "percentile_interval",
     "stratified_counts",
     "stratified_indices",
+    "unstratified_indices",
 ]

@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from ..exceptions import ConvergenceWarning
+from ..frequentist._bands import simultaneous_band
 
 __all__ = [
     "DEFAULT_RECALL",
@@ -93,24 +94,3 @@ def add_curve_summaries(idata, model):
         roc_auc=(dims, np.reshape(model.roc_auc(), shape)),
     )
     return idata
-
-
-def simultaneous_band(curves, prob, point_lower, point_upper):
-    """Envelope of the deepest ``prob`` share of whole curves, joined with the pointwise band.
-
-    ``curves`` has shape (n_grid, n_draws). Depth of a curve = min over the grid of
-    min(rank, S + 1 - rank), with pointwise ranks among the S posterior curves (extremal
-    depth, as in the global envelope tests of Myllymaki et al. 2017).
-    """
-    s = curves.shape[1]
-    order = np.argsort(curves, axis=1)
-    ranks = np.empty_like(order)
-    np.put_along_axis(ranks, order, np.arange(1, s + 1)[None, :], axis=1)
-    depth = np.minimum(ranks, s + 1 - ranks).min(axis=0)
-    n_keep = int(np.ceil(prob * s))
-    keep = np.argsort(-depth, kind="stable")[:n_keep]
-    kept = curves[:, keep]
-    lower = np.minimum(kept.min(axis=1), point_lower)
-    upper = np.maximum(kept.max(axis=1), point_upper)
-    inside = np.all((curves >= lower[:, None] - 1e-12) & (curves <= upper[:, None] + 1e-12), axis=0)
-    return lower, upper, float(inside.mean())

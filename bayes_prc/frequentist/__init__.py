@@ -24,6 +24,13 @@ from ._bands import bootstrap_pr_band
 # names this module had before it became a package (`name as name`: kept importable)
 from ._jackknife import bca_interval as bca_interval
 from ._jackknife import percentile_interval as percentile_interval
+from ._joint import (
+    PR_JOINT_REGION_METHODS,
+    PRJointRegion,
+    pr_joint_credible_region,
+    pr_joint_region,
+    pr_joint_regions,
+)
 from ._operating_point import (
     OPERATING_POINT_METHODS,
     OPERATING_POINT_METRICS,
@@ -33,12 +40,14 @@ from ._operating_point import (
     operating_point_interval,
     precision_at_k_interval,
 )
+from ._paired_tests import MCNEMAR_EXACT_BELOW, McNemarResult, mcnemar_test
 from ._proportion import METHODS as PROPORTION_METHODS  # noqa: F401
 from ._proportion import logit_interval as logit_interval
 from ._proportion import proportion_interval as proportion_interval
 from ._proportion import wald_interval as wald_interval
 from ._resample import DEFAULT_MEMORY_BUDGET as DEFAULT_MEMORY_BUDGET
 from ._results import IntervalResult as IntervalResult
+from ._roc_auc import ROC_AUC_INTERVAL_METHODS, ROCAUCInterval, roc_auc_interval
 from ._threshold import (
     PRECISION_INTERVAL_METHODS,
     RECALL_INTERVAL_METHODS,
@@ -49,6 +58,12 @@ from ._threshold import (
 
 __all__ = [
     "AP_INTERVAL_METHODS",
+    "MCNEMAR_EXACT_BELOW",
+    "ROC_AUC_INTERVAL_METHODS",
+    "McNemarResult",
+    "ROCAUCInterval",
+    "mcnemar_test",
+    "roc_auc_interval",
     "OPERATING_POINT_METHODS",
     "OPERATING_POINT_METRICS",
     "PRECISION_AT_K_METHODS",
@@ -64,4 +79,9 @@ __all__ = [
     "precision_at_k_interval",
     "precision_interval",
     "recall_interval",
+    "PR_JOINT_REGION_METHODS",
+    "PRJointRegion",
+    "pr_joint_credible_region",
+    "pr_joint_region",
+    "pr_joint_regions",
 ]

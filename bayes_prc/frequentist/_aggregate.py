@@ -3,7 +3,8 @@
 A stratified bootstrap replicate is a multinomial resample of each class; aggregated to
 the engine's bins (see :class:`bayes_prc.frequentist._engine._Bins`) its class counts are
 ``Multinomial(n_pos, cp / n_pos)`` over the positive groups and ``Multinomial(n_neg, cn /
-n_neg)`` over the negative bins, exactly. The Bayesian bootstrap's Dirichlet(1, ..., 1)
+n_neg)`` over the negative bins, exactly (an unstratified replicate: one ``Multinomial(n,
+.)`` over the cells of both classes). The Bayesian bootstrap's Dirichlet(1, ..., 1)
 item weights summed over a bin with ``c`` items are ``Gamma(c, 1)`` (then normalized),
 exactly. Drawing these counts costs O(bins) per replicate instead of O(n), so above
 :data:`AGGREGATE_MIN_ITEMS` items the engine draws per bin (Efron & Tibshirani 1993,
@@ -152,9 +153,17 @@ def count_blocks(cp, cn, n_resamples, rng, kind, progress):
     """Yield ``(cp, cn)`` class counts (or Bayesian weights) of blocks of replicates.
 
     Stratified: each class resampled to its own size (conditional binomials per bin).
+    Unstratified: one ``Multinomial(n, .)`` over the (class, bin) cells of both classes
+    (the joint resample of all items, aggregated); a replicate without a positive is
+    redrawn, as in the per-item draws (the bootstrap conditioned on a positive).
     Bayesian: ``Gamma(count)`` per (class, bin), normalized per replicate over both
     classes (the Dirichlet(1, ..., 1) item weights summed per bin).
     """
+    if kind == "unstratified" and cp.sum() == 0:
+        raise ValueError(
+            "`y_true` has no positive sample; the unstratified bootstrap is conditioned "
+            "on at least one positive per replicate"
+        )
     m = cp.shape[0]
     block = int(max(1, min(n_resamples, _BLOCK_BYTES // (32 * max(m, 1)))))
     done = 0
@@ -163,6 +172,14 @@ def count_blocks(cp, cn, n_resamples, rng, kind, progress):
         if kind == "stratified":
             rp = multinomial_rows(rng, cp, b)
             rn = multinomial_rows(rng, cn, b)
+        elif kind == "unstratified":
+            both = np.concatenate((cp, cn))
+            rows = multinomial_rows(rng, both, b)
+            bad = np.flatnonzero(rows[:, :m].sum(axis=1) == 0)
+            while bad.size:
+                rows[bad] = multinomial_rows(rng, both, bad.size)
+                bad = bad[rows[bad, :m].sum(axis=1) == 0]
+            rp, rn = rows[:, :m], rows[:, m:]
         else:
             rp = rng.standard_gamma(np.broadcast_to(cp, (b, m)))
             rn = rng.standard_gamma(np.broadcast_to(cn, (b, m)))

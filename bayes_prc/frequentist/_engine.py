@@ -158,6 +158,8 @@ def _binned_blocks(bins, specs, n_resamples, rng, kind, block, progress):
         if kind == "stratified":
             dp, dn = draws
             b = dp.shape[0]
+        elif kind == "unstratified":
+            b = draws.shape[0]
         else:
             b = draws.shape[0]
             wp = draws[:, bins.pos_items]
@@ -166,6 +168,13 @@ def _binned_blocks(bins, specs, n_resamples, rng, kind, block, progress):
         for pos_bins, neg_bins, n_bins in specs:
             cp = np.empty((b, n_bins))
             cn = np.empty((b, n_bins))
+            if kind == "unstratified":  # one bincount of (class, bin) codes per row
+                code = np.concatenate((pos_bins, neg_bins + n_bins))
+                for r in range(b):
+                    both = np.bincount(code[draws[r]], minlength=2 * n_bins)
+                    cp[r], cn[r] = both[:n_bins], both[n_bins:]
+                out.append((cp, cn))
+                continue
             for r in range(b):
                 if kind == "stratified":
                     cp[r] = np.bincount(pos_bins[dp[r]], minlength=n_bins)
@@ -182,8 +191,12 @@ def _binned_blocks(bins, specs, n_resamples, rng, kind, block, progress):
 def _replicate_weights(bins, n_resamples, rng, kind, block):
     """Yield each replicate's weights over the items, in the pre-sorted order."""
     order = bins.sorted_view[0]
+    items = np.concatenate((bins.pos_items, bins.neg_items))
     for draws in _draw_blocks(rng, n_resamples, bins.n_pos, bins.n_neg, kind, block):
-        if kind == "stratified":
+        if kind == "unstratified":
+            for d in draws:
+                yield np.bincount(items[d], minlength=bins.n).astype(np.float64)[order]
+        elif kind == "stratified":
             dp, dn = draws
             for r in range(dp.shape[0]):
                 drawn = np.concatenate((bins.pos_items[dp[r]], bins.neg_items[dn[r]]))
@@ -296,12 +309,16 @@ def bootstrap_replicates(
         One of :data:`bayes_prc.AUC_PR_ESTIMATORS`.
     n_resamples : int, default 1000
         Number of replicates (>= 1).
-    kind : {"stratified", "bayesian"}, default "stratified"
+    kind : {"stratified", "bayesian", "unstratified"}, default "stratified"
         ``"stratified"``: ordinary bootstrap, positives and negatives each resampled with
         replacement to their own size (replicate ``r`` is the resample in row ``r`` of
         :func:`stratified_indices`). ``"bayesian"``: Rubin's Bayesian bootstrap,
         Dirichlet(1, ..., 1) weights over all items (row ``r`` of
         :func:`dirichlet_weights`); the class proportions vary with the weights.
+        ``"unstratified"``: ordinary bootstrap of all items jointly (row ``r`` of
+        :func:`unstratified_indices`); the number of
+        positives varies, and a replicate without a positive is redrawn (the bootstrap
+        conditioned on at least one positive).
     random_seed : None, int or numpy.random.Generator, optional
         Seed of the draws.
     pos_label : label, optional

@@ -84,13 +84,29 @@ def _brute_jackknife(bins, estimator, items):
     return out
 
 
-def _jackknife_strata(bins, estimator, rng, max_per_class=JACKKNIFE_MAX_PER_CLASS):
+def _jackknife_strata(bins, estimator, rng, max_per_class=JACKKNIFE_MAX_PER_CLASS, pooled=False):
     """Leave-one-out values per class for the BCa acceleration, with the class sizes.
 
     AP: exact for every item. Other estimators: every item of a class of at most
     ``max_per_class`` items, otherwise a uniform random subset of that size. A class of
     a single item gives no leave-one-out value (its influence is taken as zero).
+
+    ``pooled=True`` (the unstratified bootstrap): one stratum of all items, the
+    one-sample jackknife. AP: every item, except that leaving out the only positive
+    (AP undefined) is dropped. Other estimators: all items, or a uniform random subset
+    of ``2 * max_per_class`` of them.
     """
+    if pooled:
+        if estimator == "average_precision":
+            values = np.concatenate(_ap_jackknife(bins))
+            values = values[np.isfinite(values)]
+            return [values], [values.shape[0]]
+        items = np.arange(bins.n)
+        if bins.n_pos == 1:  # leaving out the only positive: undefined, dropped
+            items = items[items != bins.pos_items[0]]
+        if items.shape[0] > 2 * max_per_class:
+            items = np.sort(rng.choice(items, size=2 * max_per_class, replace=False))
+        return [_brute_jackknife(bins, estimator, items)], [bins.n - (bins.n_pos == 1)]
     if estimator == "average_precision":
         loo_pos, loo_neg = _ap_jackknife(bins)
         strata = [loo_pos, loo_neg]

@@ -22,13 +22,14 @@ __all__ = [
     "dirichlet_weights",
     "stratified_counts",
     "stratified_indices",
+    "unstratified_indices",
 ]
 
 #: Default memory budget (bytes) of the chunked replicate computations: 256 MiB.
 DEFAULT_MEMORY_BUDGET = 256 * 2**20
 
 #: Valid values of the ``kind`` argument of :func:`bootstrap_replicates`.
-BOOTSTRAP_KINDS = ("stratified", "bayesian")
+BOOTSTRAP_KINDS = ("stratified", "bayesian", "unstratified")
 
 #: Bytes of working memory per (replicate, item) pair of a block of replicates: drawn
 #: indices or weights, their bins, the per-bin counts and the AP temporaries (an upper
@@ -104,6 +105,9 @@ def _draw_blocks(rng, n_resamples, n_pos, n_neg, kind, block):
     negatives (b, n_neg), from ``rng.integers(0, n_pos, size=(b, n_pos))`` and
     ``rng.integers(0, n_neg, size=(b, n_neg))``. Bayesian: Dirichlet(1, ..., 1) weights
     (b, n) from ``rng.standard_exponential(size=(b, n))`` with each row divided by its sum.
+    Unstratified: ``d`` (b, n), ranks into the positives followed by the negatives (a rank
+    below ``n_pos`` is a positive), from ``rng.integers(0, n, size=(b, n))``; see
+    :func:`_redraw_without_positive` for rows that draw no positive.
     """
     done = 0
     while done < n_resamples:
@@ -112,11 +116,39 @@ def _draw_blocks(rng, n_resamples, n_pos, n_neg, kind, block):
             dp = rng.integers(0, n_pos, size=(b, n_pos)) if n_pos else np.zeros((b, 0), np.int64)
             dn = rng.integers(0, n_neg, size=(b, n_neg)) if n_neg else np.zeros((b, 0), np.int64)
             yield dp, dn
+        elif kind == "unstratified":
+            n = n_pos + n_neg
+            d = rng.integers(0, n, size=(b, n))
+            yield _redraw_without_positive(rng, d, n_pos)
         else:
             w = rng.standard_exponential(size=(b, n_pos + n_neg))
             w /= w.sum(axis=1, keepdims=True)
             yield w
         done += b
+
+
+def _redraw_without_positive(rng, rows, n_pos):
+    """Redraw, in place and in row order, the unstratified rows without a positive.
+
+    The unstratified bootstrap is conditioned on at least one positive (AP and recall
+    are undefined without one): a replicate that draws no positive is replaced by a
+    fresh draw (``rng.integers(0, n, size=(m, n))`` for the ``m`` such rows, in row
+    order), repeatedly, until every row has one.
+    This keeps ``n_resamples`` replicates and the draws replayable. The chance of a
+    redraw is ``(1 - n_pos / n) ** n`` per row (about ``exp(-n_pos)``), so it only
+    matters for a handful of positives. ``rows`` holds ranks (a rank below ``n_pos`` is
+    a positive).
+    """
+    if n_pos == 0:
+        raise ValueError(
+            "`y_true` has no positive sample; the unstratified bootstrap is conditioned "
+            "on at least one positive per replicate"
+        )
+    bad = np.flatnonzero(rows.min(axis=1) >= n_pos)
+    while bad.size:
+        rows[bad] = rng.integers(0, rows.shape[1], size=(bad.size, rows.shape[1]))
+        bad = bad[rows[bad].min(axis=1) >= n_pos]
+    return rows
 
 
 def stratified_indices(
@@ -175,6 +207,54 @@ def stratified_indices(
         out[start : start + b, n_pos:] = neg_items[dn]
         start += b
     return out
+
+
+def unstratified_indices(
+    y_true, n_resamples, *, random_seed=None, pos_label=None, memory_budget=DEFAULT_MEMORY_BUDGET
+):
+    """Explicit indices of the unstratified bootstrap resamples used by the engine.
+
+    Replays the draws of :func:`bootstrap_replicates` with ``kind="unstratified"`` and of
+    :func:`bayes_prc.frequentist.ap_interval` / :func:`bayes_prc.frequentist.bootstrap_pr_band`
+    with ``stratified=False`` (fewer than 100 000 items) for the same ``random_seed`` and
+    ``memory_budget``: row ``r`` holds the resample behind their replicate ``r``. All
+    ``n`` items are resampled jointly with replacement, so the number of positives
+    varies between replicates; a replicate without a positive is redrawn (the bootstrap
+    conditioned on at least one positive, see :func:`_redraw_without_positive`).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels, at least one positive.
+    n_resamples : int
+        Number of resamples (>= 1).
+    random_seed : None, int or numpy.random.Generator, optional
+    pos_label : label, optional
+    memory_budget : float, default 256 MiB
+        As in :func:`bootstrap_replicates`.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_resamples, n_samples)
+        Indices into ``y_true``.
+
+    Examples
+    --------
+    >>> from bayes_prc.bootstrap import unstratified_indices
+    >>> idx = unstratified_indices([0, 1, 0, 0, 0], 200, random_seed=0)
+    >>> idx.shape, bool(((idx == 1).sum(axis=1) >= 1).all())  # a positive in every row
+    ((200, 5), True)
+    """
+    is_pos, _, _ = check_binary_target(y_true, pos_label)
+    n_resamples = check_int(n_resamples, "n_resamples")
+    memory_budget = _check_budget(memory_budget)
+    rng = check_random_state(random_seed)
+    items = np.concatenate((np.flatnonzero(is_pos), np.flatnonzero(~is_pos)))
+    n_pos, n = int(is_pos.sum()), is_pos.shape[0]
+    blocks = _draw_blocks(
+        rng, n_resamples, n_pos, n - n_pos, "unstratified", _block_size(n, memory_budget)
+    )
+    return np.concatenate([items[d] for d in blocks], axis=0)
 
 
 def stratified_counts(

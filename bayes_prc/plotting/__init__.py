@@ -13,6 +13,8 @@ notebook display ``disp.figure_``, elsewhere ``disp.figure_.savefig(...)``, or p
 """
 
 from ._ap_forest import APForestDisplay
+from ._folds import FoldCurvesDisplay
+from ._joint import PRJointRegionDisplay
 from ._multiclass import PerClassAPDisplay
 from ._pr import PRCurveDisplay
 from ._predictive import PredictiveCurvesDisplay
@@ -24,7 +26,9 @@ from ._threshold_curves import ThresholdCurvesDisplay
 
 __all__ = [
     "APForestDisplay",
+    "FoldCurvesDisplay",
     "PRCurveDisplay",
+    "PRJointRegionDisplay",
     "PerClassAPDisplay",
     "PredictiveCurvesDisplay",
     "ROCCurveDisplay",
