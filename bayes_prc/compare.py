@@ -12,6 +12,12 @@ import warnings
 
 import numpy as np
 
+from ._compare_auc import (
+    AUC_COMPARISON_METHODS,
+    DEFAULT_AUC_METHODS,
+    auc_frequentist_row,
+    recommend_auc_interval,
+)
 from ._validation import check_random_state
 from .empirical import as_ranked
 
@@ -21,7 +27,12 @@ __all__ = [
     "DEFAULT_AP_METHODS",
     "compare_operating_point",
     "AP_COMPARISON_METHODS",
+    "AUC_COMPARISON_METHODS",
+    "DEFAULT_AUC_METHODS",
 ]
+
+#: Values of ``metric`` in :func:`compare_intervals`.
+_METRICS = ("average_precision", "roc_auc")
 
 #: Methods of :func:`compare_intervals`, in table order.
 AP_COMPARISON_METHODS = (
@@ -116,8 +127,9 @@ def compare_intervals(
     posterior=None,
     pos_label=None,
     progressbar=False,
+    metric="average_precision",
 ):
-    """Intervals for the area under the PR curve by every method, on the same data.
+    """Intervals for the area under the PR (or ROC) curve by every method, on the same data.
 
     Parameters
     ----------
@@ -151,6 +163,16 @@ def compare_intervals(
         semiparametric one); ``"nuts"``: PyMC's NUTS for every Bayesian row.
     posterior : BinormalPosterior, optional
         A fit to re-use for the rows of its model instead of fitting here.
+    metric : {"average_precision", "roc_auc"}, default "average_precision"
+        ``"roc_auc"``: the table of the area under the ROC curve instead. ``methods`` is
+        then a subset of :data:`AUC_COMPARISON_METHODS` (default
+        :data:`DEFAULT_AUC_METHODS`): the rows of :func:`roc_auc_interval` (``"delong"``
+        and ``"delong_logit"``, DeLong et al. 1988; ``"hanley_mcneil"``, Hanley & McNeil
+        1982; ``"bootstrap"`` and ``"bca"``, stratified) for the empirical AUC, then the
+        Bayesian rows as above for the model's ROC AUC (``post.interval("roc_auc")``);
+        ``estimator`` must stay at its default. A row the data cannot give (DeLong with
+        fewer than 2 items in a class) is left out with a note. ``recommended`` is
+        DeLong's logit-scale row (:func:`~bayes_prc._compare_auc.recommend_auc_interval`).
 
     Returns
     -------
@@ -175,18 +197,29 @@ def compare_intervals(
     True
     >>> bool((table["low"] <= table["high"]).all())
     True
+    >>> auc = bp.compare_intervals(d.y_true, d.y_score, metric="roc_auc", random_seed=0,
+    ...                            n_resamples=200)  # DeLong et al. (1988)
+    >>> list(auc.index)[:3], auc.attrs["recommended"]
+    (['delong', 'delong_logit', 'hanley_mcneil'], 'delong_logit')
     """
     from .empirical import _auc_pr_validated
     from .frequentist import ap_interval
 
     ci_prob = _check_ci_prob(ci_prob)
-    methods = DEFAULT_AP_METHODS if methods is None else tuple(methods)
-    unknown = [m for m in methods if m not in AP_COMPARISON_METHODS]
-    if unknown or not methods:
+    if metric not in _METRICS:
+        raise ValueError(f"`metric` must be one of {_METRICS}; got {metric!r}")
+    auc = metric == "roc_auc"
+    if auc and estimator != "average_precision":
         raise ValueError(
-            f"`methods` must be a non-empty subset of {AP_COMPARISON_METHODS}; "
-            f"got unknown {unknown}"
+            "`estimator` chooses the empirical AUC-PR estimator and cannot be set with "
+            f"metric='roc_auc'; got {estimator!r}"
         )
+    valid = AUC_COMPARISON_METHODS if auc else AP_COMPARISON_METHODS
+    default = DEFAULT_AUC_METHODS if auc else DEFAULT_AP_METHODS
+    methods = default if methods is None else tuple(methods)
+    unknown = [m for m in methods if m not in valid]
+    if unknown or not methods:
+        raise ValueError(f"`methods` must be a non-empty subset of {valid}; got unknown {unknown}")
     if bayes_method not in ("auto", "nuts", "exact", "laplace"):
         raise ValueError(
             "`bayes_method` must be one of ('auto', 'nuts', 'exact', 'laplace'); "
@@ -200,7 +233,14 @@ def compare_intervals(
     model_seeds = dict(zip(_ROW_MODEL.values(), seeds[-3:], strict=True))
     rows = []
     attrs = {"ci_prob": ci_prob, "estimator": estimator, "notes": {}, "fit_checks": {}}
-    attrs["empirical_estimate"] = _auc_pr_validated(is_pos, score, None, estimator)
+    if auc:
+        from .empirical import roc_auc_score
+
+        attrs.update(estimator="roc_auc", metric=metric)
+        both = 0 < n_pos < len(is_pos)
+        attrs["empirical_estimate"] = roc_auc_score(ranked, None) if both else np.nan
+    else:
+        attrs["empirical_estimate"] = _auc_pr_validated(is_pos, score, None, estimator)
     fits = {}
     for method, seed in zip(methods, seeds[: len(methods)], strict=True):
         family = method.rsplit("_", 1)[0]
@@ -214,7 +254,13 @@ def compare_intervals(
             post = fits[model]
             if post is None:
                 continue
-            rows.append(_bayes_row(method, post, ci_prob))
+            rows.append(_bayes_row(method, post, ci_prob, metric))
+            continue
+        if auc:
+            row = auc_frequentist_row(
+                ranked, method, ci_prob, n_resamples, seed, progressbar, attrs["notes"]
+            )
+            rows += [row] if row is not None else []
             continue
         extra = {}
         if method == "cross_validation":
@@ -254,8 +300,10 @@ def compare_intervals(
         attrs["arviz_summary"] = first.summary(ci_prob=ci_prob)
         attrs["diagnostics"] = first.diagnostics()
     available = [r["method"] for r in rows]
-    attrs["recommended"], attrs["recommendation"] = recommend_interval(
-        available, attrs["fit_checks"], n_pos
+    attrs["recommended"], attrs["recommendation"] = (
+        recommend_auc_interval(available, attrs["fit_checks"])
+        if auc
+        else recommend_interval(available, attrs["fit_checks"], n_pos)
     )
     return _frame(rows, attrs)
 
@@ -273,11 +321,13 @@ def _bayes_fit(ranked, posterior, transform, bayes_method, seed, progressbar, mo
     return post
 
 
-def _bayes_row(method, post, ci_prob):
-    ap = post.average_precision()
+def _bayes_row(method, post, ci_prob, metric="average_precision"):
+    """A Bayesian row: the posterior mean and HDI or the median and ETI of ``metric``."""
+    auc = metric == "roc_auc"
+    draws = post.roc_auc() if auc else post.average_precision()
     kind = method.rsplit("_", 1)[1]
-    bounds = post.interval(ap, ci_prob=ci_prob, ci_kind=kind).values
-    est = float(ap.mean()) if kind == "hdi" else float(ap.median())
+    bounds = post.interval(draws, ci_prob=ci_prob, ci_kind=kind).values
+    est = float(draws.mean()) if kind == "hdi" else float(draws.median())
     return {
         "method": method,
         "label": _LABELS[method],
@@ -285,7 +335,7 @@ def _bayes_row(method, post, ci_prob):
         "estimate": est,
         "low": float(bounds[0]),
         "high": float(bounds[1]),
-        "estimator": f"{post.model_type} model AP",
+        "estimator": f"{post.model_type} model {'ROC AUC' if auc else 'AP'}",
         "interval": f"{kind.upper()} {ci_prob:g}",
     }
 

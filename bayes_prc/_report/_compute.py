@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._compare_auc import _AUC_FREQUENTIST
 from .._validation import check_random_state
 from ..compare import _fit, compare_intervals, compare_operating_point
 from ..criticism import compare_score_models, fit_score_models, score_ppc
@@ -29,6 +30,9 @@ MODEL_NAMES = {
     "parametric": "parametric binormal",
     "flexible": "rank-based flexible ROC",
 }
+
+#: The row family of each Bayesian model in the comparison tables.
+_FAMILY = {"semiparametric": "semiparametric", "parametric": "binormal", "flexible": "flexible"}
 
 
 @dataclass
@@ -49,6 +53,7 @@ class ReportData:
     empirical_ap: float = np.nan
     posterior_mean_ap: float = np.nan
     warnings: list = field(default_factory=list)
+    auc_table: Any = None
 
     @property
     def n(self):
@@ -148,7 +153,7 @@ def compute_report(
             "`y_true` must contain both classes for a report; got "
             f"{r.n_pos} positive(s) of {r.n_samples}"
         )
-    seeds = check_random_state(random_seed).spawn(5)
+    seeds = check_random_state(random_seed).spawn(6)  # the first 5 as before the AUC table
     # every warning raised while computing goes to the report's diagnostics box, once
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -165,6 +170,19 @@ def compute_report(
             progressbar=progressbar,
             transform=transform,
             bayes_method=bayes_method,
+        )
+        # the ROC AUC table: roc_auc_interval's rows and the shown fit's (no second fit)
+        auc_table = compare_intervals(
+            r,
+            None,
+            metric="roc_auc",
+            methods=_AUC_FREQUENTIST
+            + tuple(f"{_FAMILY[post.model_type]}_{k}" for k in ("hdi", "eti")),
+            ci_prob=ci_prob,
+            random_seed=seeds[5],
+            n_resamples=n_resamples,
+            posterior=post,
+            progressbar=progressbar,
         )
         op_table = compare_operating_point(
             r,
@@ -187,6 +205,7 @@ def compute_report(
             bootstrap_band=band,
             figure_seed=seeds[4],
             fit_checks=ap_table.attrs.get("fit_checks", {}),
+            auc_table=auc_table,
         )
         if post.model_type == "parametric":
             if min(r.n_pos, r.n_neg) >= 2:

@@ -198,6 +198,8 @@ def _reading_guide(ci_prob):
         "credible intervals for the model's AP; frequentist rows are confidence intervals for "
         "the empirical estimator. Where they disagree a lot, the sample is too small for "
         "either to be precise, or the binormal model fits poorly (see the score check).</li>",
+        "<li><b>ROC AUC table</b>: the same for the area under the ROC curve: DeLong's "
+        "interval and its relatives for the empirical AUC, the posterior for the model's.</li>",
         "<li><b>Predictive curves</b>: empirical curves of simulated test sets of the same size: "
         "how much your curve could have moved by chance alone.</li>",
         "<li><b>Operating point</b>: precision and recall at one threshold (the best F1 by "
@@ -216,6 +218,7 @@ def _figure_sections(d, svgs):
         _table_html(_marked(d.ap_table, d.n_pos), _TABLE_COLUMNS, label_col="label"),
         f'<figure class="fig">{svgs["forest"]}<figcaption>AP posterior density with the '
         "intervals under it.</figcaption></figure>",
+        *_auc_section_html(d),
         "<h2>Operating point</h2>",
         f"<p>Threshold {_fmt(op.attrs['threshold'], 6)} (score &ge; threshold is "
         f"positive): TP {op.attrs.get('tp')}, FP {op.attrs.get('fp')}, "
@@ -229,6 +232,40 @@ def _figure_sections(d, svgs):
         "<h2>ROC curve</h2>",
         f'<figure class="fig">{svgs["roc"]}</figure>',
     ]
+
+
+def _auc_section_html(d):
+    """The ROC AUC table (DeLong, Hanley-McNeil, bootstraps and the shown fit's posterior)."""
+    table = d.auc_table
+    if table is None:
+        return []
+    parts = [
+        "<h2>ROC AUC: every interval</h2>",
+        f"<p>{_esc(_AUC_INTRO)} {_esc(table.attrs.get('recommendation', ''))}</p>",
+        _table_html(_marked(table, d.n_pos), _TABLE_COLUMNS, label_col="label"),
+    ]
+    notes = table.attrs.get("notes", {})
+    if notes:
+        items = "".join(f"<li>{_esc(m)}: {_esc(why)}</li>" for m, why in notes.items())
+        parts.append(f'<p class="note">Rows left out:</p><ul class="note">{items}</ul>')
+    return parts
+
+
+_AUC_INTRO = (
+    "The area under the ROC curve (the probability that a random positive scores above a "
+    "random negative), by DeLong's, Hanley-McNeil's and the bootstrap intervals for the "
+    "empirical AUC, and the binormal posterior of the model's AUC."
+)
+
+
+def _auc_section_md(d):
+    table = d.auc_table
+    if table is None:
+        return []
+    md = ["## ROC AUC", "", f"{_AUC_INTRO} {table.attrs.get('recommendation', '')}", ""]
+    md += [_md_table(_marked(table, d.n_pos), _TABLE_COLUMNS), ""]
+    md += [f"- left out {m}: {why}" for m, why in table.attrs.get("notes", {}).items()]
+    return md + ([""] if table.attrs.get("notes") else [])
 
 
 def _score_model_sections(d, svgs, ci_prob):
@@ -297,7 +334,7 @@ def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed):
 
 
 def render_markdown(d, *, title, ci_prob):
-    """The Markdown version: data line, conclusion, warnings and both tables (no figures)."""
+    """The Markdown version: data line, conclusion, warnings and the tables (no figures)."""
     ap_table, op_table = d.ap_table, d.op_table
     rec = ap_table.attrs.get("recommended")
     md = [
@@ -319,6 +356,7 @@ def render_markdown(d, *, title, ci_prob):
         "",
         _md_table(_marked(ap_table, d.n_pos), _TABLE_COLUMNS),
         "",
+        *_auc_section_md(d),
         f"## Operating point (threshold {op_table.attrs['threshold']:.6g})",
         "",
         _md_table(_marked(op_table, d.n_pos), _TABLE_COLUMNS),
