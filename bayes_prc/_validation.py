@@ -135,15 +135,19 @@ def check_random_state(random_seed):
 def unique_labels(arr):
     """Sorted distinct values, like :func:`numpy.unique`, in O(n) for small integer ranges.
 
-    Label arrays are mostly 0/1 integers or booleans; counting with :func:`numpy.bincount`
-    avoids the O(n log n) sort that dominated the validation of large inputs.
+    Label arrays are mostly 0/1 integers or booleans: their distinct values follow from
+    the minimum and maximum (or ``any``/``all``) alone; other small integer ranges are
+    counted with :func:`numpy.bincount`. Both avoid the O(n log n) sort that dominated the
+    validation of large inputs.
     """
     arr = np.asarray(arr).ravel()
     if arr.size and arr.dtype.kind == "b":
-        counts = np.bincount(arr.view(np.uint8), minlength=2)
-        return np.array([False, True])[counts > 0]
+        present = np.array([not arr.all(), bool(arr.any())])
+        return np.array([False, True])[present]
     if arr.size and arr.dtype.kind in "iu":
         lo, hi = arr.min(), arr.max()
+        if int(hi) - int(lo) <= 1:  # min and max are the only values (0/1 labels)
+            return np.unique(np.array([lo, hi], dtype=arr.dtype))
         if int(hi) - int(lo) <= 4 * arr.size + 1024:
             counts = np.bincount((arr - lo).astype(np.intp, copy=False))
             return (np.flatnonzero(counts) + lo).astype(arr.dtype)
