@@ -90,10 +90,13 @@ class _Bins:
     @cached_property
     def threshold_bins(self):
         """All distinct scores (decreasing) and each positive's / negative's index in it."""
-        score = self.ranked.y_score
-        levels = np.unique(score)
-        idx = (levels.shape[0] - 1) - np.searchsorted(levels, score)
-        return levels[::-1], idx[self.pos_items], idx[self.neg_items]
+        order, _, ss = self.sorted_view  # descending, stable (cached on the Ranked)
+        new = np.empty(ss.shape[0], dtype=bool)  # a new distinct score starts here
+        new[:1] = True
+        np.not_equal(ss[1:], ss[:-1], out=new[1:])
+        idx = np.empty(ss.shape[0], dtype=np.intp)
+        idx[order] = np.cumsum(new) - 1  # level of each item, 0 = the highest score
+        return ss[new], idx[self.pos_items], idx[self.neg_items]
 
 
 def _require_positive(bins):
