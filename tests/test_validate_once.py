@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import warnings
 from contextlib import contextmanager
+from functools import partial
 
 import numpy as np
 import pytest
@@ -58,6 +59,10 @@ def test_counter_counts(data):
     assert len(calls) == 2
 
 
+def _roc_auc_interval(y, s, method):
+    return bp.roc_auc_interval(y, s, method=method, n_resamples=30, random_seed=1)
+
+
 CALLS = {
     "precision_recall_curve": lambda y, s: bp.precision_recall_curve(y, s),
     "average_precision_score": lambda y, s: bp.average_precision_score(y, s),
@@ -80,6 +85,32 @@ CALLS = {
     "compare_classifiers_bootstrap": lambda y, s: bp.compare_classifiers(
         y, s, s + np.sin(s), method="bootstrap", n_resamples=50, random_seed=0
     ),
+    **{
+        f"roc_auc_interval_{m}": partial(_roc_auc_interval, method=m)
+        for m in ("delong", "delong_logit", "hanley_mcneil", "bootstrap", "bca")
+    },
+    "compare_intervals_roc_auc": lambda y, s: bp.compare_intervals(
+        y, s, metric="roc_auc", n_resamples=50, random_seed=0
+    ),
+    "compare_classifiers_delong": lambda y, s: bp.compare_classifiers(
+        y, s, s + np.sin(s), metric="roc_auc", random_seed=0
+    ),
+    "compare_classifiers_permutation_auc": lambda y, s: bp.compare_classifiers(
+        y,
+        s,
+        s + np.sin(s),
+        metric="roc_auc",
+        method="permutation",
+        n_resamples=20,
+        random_seed=0,
+    ),
+    "compare_classifiers_permutation_ap": lambda y, s: bp.compare_classifiers(
+        y, s, s + np.sin(s), method="permutation", n_resamples=20, random_seed=0
+    ),
+    "mcnemar_test": lambda y, s: bp.mcnemar_test(y, s, s + np.sin(s), 0.5),
+    "operating_point_interval": lambda y, s: bp.operating_point_interval(y, s, 0.5, metric="f1"),
+    "precision_at_k_interval": lambda y, s: bp.precision_at_k_interval(y, s, 10),
+    "pr_joint_region": lambda y, s: bp.pr_joint_region(y, s, 0.5),
     # the whole report: tables, fits, posterior predictive curves and figures
     "build_report": lambda y, s: build_report(y, s, n_resamples=50, random_seed=0),
 }

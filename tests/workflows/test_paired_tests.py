@@ -12,8 +12,6 @@ any seed except with negligible probability.
 from __future__ import annotations
 
 import itertools
-import sys
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -22,7 +20,6 @@ from sklearn.metrics import average_precision_score as sk_ap
 from sklearn.metrics import roc_auc_score as sk_auc
 
 import bayes_prc as bp
-from bayes_prc import _validation
 from bayes_prc.frequentist import MCNEMAR_EXACT_BELOW, McNemarResult, mcnemar_test
 from bayes_prc.paired import PairedComparison, compare_classifiers
 
@@ -54,27 +51,6 @@ def textbook_delong(y, a, b):
     d10, d01 = v10 - auc[:, None], v01 - auc[:, None]
     cov = (d10 @ d10.T) / ((m - 1) * m) + (d01 @ d01.T) / ((n - 1) * n)
     return auc, cov
-
-
-@contextmanager
-def count_validations():
-    """Calls of the label check every validation path runs (as tests/test_validate_once)."""
-    code = _validation.check_binary_target.__code__
-    tool = sys.monitoring.PROFILER_ID
-    calls = []
-    sys.monitoring.use_tool_id(tool, "paired-tests-validate-once")
-    try:
-        sys.monitoring.register_callback(
-            tool,
-            sys.monitoring.events.PY_START,
-            lambda c, o: calls.append(1) if c is code else None,
-        )
-        sys.monitoring.set_local_events(tool, code, sys.monitoring.events.PY_START)
-        yield calls
-    finally:
-        sys.monitoring.set_local_events(tool, code, 0)
-        sys.monitoring.register_callback(tool, sys.monitoring.events.PY_START, None)
-        sys.monitoring.free_tool_id(tool)
 
 
 # ------------------------------------------------------------------------ paired DeLong
@@ -243,21 +219,6 @@ def test_average_precision_default_unchanged(rng):
     explicit = compare_classifiers(y, a, b, method="bayes", draws=100, chains=1, random_seed=seed)
     assert bayes.method == "bayes" and bayes.p_value is None
     np.testing.assert_array_equal(bayes.difference_draws, explicit.difference_draws)
-
-
-def test_validated_once(rng):
-    y, a, b = simulate(rng, n=60)
-    for kw in (
-        dict(metric="roc_auc"),
-        dict(metric="roc_auc", method="permutation", n_resamples=20),
-        dict(method="permutation", n_resamples=20),
-    ):
-        with count_validations() as calls:
-            compare_classifiers(y, a, b, random_seed=0, **kw)
-        assert len(calls) == 1, kw
-    with count_validations() as calls:
-        mcnemar_test(y, a, b, 0.5)
-    assert len(calls) == 1
 
 
 def test_bad_combinations_named_errors(rng):
