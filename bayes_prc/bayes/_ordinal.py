@@ -117,45 +117,66 @@ def ordinal_categories(is_pos, score, n_categories=None):
     -------
     OrdinalData
     """
+    # memory: a few n-sized arrays at a time (int32 indices below 2**31 items), so a
+    # 1e7-item fit stays at a few hundred MB of temporaries
     score = np.asarray(score, dtype=np.float64)
     order = np.argsort(score, kind="stable")
     s = score[order]
     y = is_pos[order]
-    # blocks of tied scores
-    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-    npos_b = np.add.reduceat(y.astype(np.int64), starts)
-    size_b = np.diff(np.r_[starts, s.size])
-    nneg_b = size_b - npos_b
+    del order
+    n = s.size
+    itype = np.int32 if n < 2**31 - 1 else np.int64
+    brk = np.empty(n, dtype=bool)  # blocks of tied scores start here
+    brk[:1] = True
+    np.not_equal(s[1:], s[:-1], out=brk[1:])
+    starts = np.flatnonzero(brk).astype(itype)
+    del brk
+    npos_b = np.add.reduceat(y, starts, dtype=itype)
+    del y
+    nneg_b = np.diff(np.append(starts, itype(n))).astype(itype, copy=False)
+    nneg_b -= npos_b
     # a block's "state": 0 negatives only, 1 positives only, 2 mixed (a tie of both)
-    state = np.where(npos_b == 0, 0, np.where(nneg_b == 0, 1, 2))
-    new_run = np.r_[True, (state[1:] != state[:-1]) | (state[1:] == 2)]
-    run_id = np.cumsum(new_run) - 1
+    has_pos = npos_b > 0
+    state = has_pos.astype(np.int8)
+    state += has_pos & (nneg_b > 0)
+    del has_pos
+    new_run = np.empty(state.size, dtype=bool)
+    new_run[:1] = True
+    np.not_equal(state[1:], state[:-1], out=new_run[1:])
+    new_run[1:] |= state[1:] == 2
+    del state
+    run_id = np.cumsum(new_run, dtype=itype)
+    run_id -= 1
+    del new_run
     n_runs = int(run_id[-1] + 1)
-    n_pos, n_neg = int(npos_b.sum()), int(nneg_b.sum())
+    n_pos, n_neg = int(npos_b.sum(dtype=np.int64)), int(nneg_b.sum(dtype=np.int64))
     k_max = default_max_categories(n_pos, n_neg) if n_categories is None else int(n_categories)
     if n_runs > k_max:
         # class-balanced cumulative mass at the end of each run; cut near k / K_max
         mass_b = nneg_b / max(n_neg, 1) + npos_b / max(n_pos, 1)
         run_mass = np.bincount(run_id, weights=mass_b)
+        del mass_b
         cum = np.cumsum(run_mass)
         total = cum[-1]
         targets = total * np.arange(1, k_max) / k_max
         ends = np.unique(np.searchsorted(cum, targets, side="left"))
         ends = ends[ends < n_runs - 1]
-        cat_of_run = np.searchsorted(ends, np.arange(n_runs), side="left")
+        cat_of_run = np.searchsorted(ends, np.arange(n_runs), side="left").astype(itype)
         cat = cat_of_run[run_id]
+        del cat_of_run
     else:
         cat = run_id
+    del run_id
     k = int(cat[-1] + 1)
     counts = np.vstack([np.bincount(cat, weights=nneg_b, minlength=k),
                         np.bincount(cat, weights=npos_b, minlength=k)]).astype(np.int64)  # fmt: skip
     first = np.flatnonzero(np.r_[True, cat[1:] != cat[:-1]])
     last = np.r_[first[1:] - 1, cat.size - 1]
-    block_low = s[starts]
+    del cat
     return OrdinalData(
         counts=counts,
-        score_low=block_low[first],
-        score_high=block_low[last],
+        score_low=s[starts[first]],
+        score_high=s[starts[last]],
         n_runs=n_runs,
     )
 

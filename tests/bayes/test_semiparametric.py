@@ -52,6 +52,38 @@ def test_categories_are_truth_state_runs_when_few():
     assert d.n_runs == 6
 
 
+def _brute_runs(y, s):
+    """Truth-state runs by a plain loop over the distinct scores (the reference)."""
+    runs = []  # [state, negatives, positives, lowest score, highest score]
+    for v in sorted(set(s.tolist())):
+        pos = int(np.sum(y[s == v]))
+        neg = int(np.sum(s == v)) - pos
+        state = 2 if pos and neg else int(pos > 0)
+        if runs and state != 2 and runs[-1][0] == state:
+            runs[-1][1:3] = [runs[-1][1] + neg, runs[-1][2] + pos]
+            runs[-1][4] = v
+        else:
+            runs.append([state, neg, pos, v, v])
+    return runs
+
+
+def test_categories_equal_brute_force_runs_with_ties(rng):
+    for _ in range(200):
+        n = int(rng.integers(3, 60))
+        y = rng.random(n) < 0.4
+        s = rng.integers(0, int(rng.integers(2, 30)), n).astype(float)
+        runs = _brute_runs(y, s)
+        d = ordinal_categories(y, s, n_categories=len(runs) + 1)  # no merging
+        assert d.n_runs == len(runs)
+        np.testing.assert_array_equal(d.counts, np.array([r[1:3] for r in runs]).T)
+        np.testing.assert_array_equal(d.score_low, [r[3] for r in runs])
+        np.testing.assert_array_equal(d.score_high, [r[4] for r in runs])
+        if len(runs) > 2:  # merged: whole runs, in order, every item counted
+            m = ordinal_categories(y, s, n_categories=2)
+            assert m.n_categories <= 2 and m.counts.sum() == n
+            assert set(m.score_low) <= {r[3] for r in runs}
+
+
 def test_log_diff_ndtr_matches_direct_and_far_tails():
     a = np.array([-3.0, -1.0, 0.5, -0.2])
     b = np.array([-1.0, 2.0, 3.0, 0.1])
