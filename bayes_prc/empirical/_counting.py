@@ -31,12 +31,7 @@ import itertools
 
 import numpy as np
 
-__all__ = [
-    "binary_clf_counts",
-    "positive_rank_counts",
-    "rank_sum_auc",
-    "stable_descending_order",
-]
+__all__ = ["binary_clf_counts", "positive_rank_counts", "stable_descending_order"]
 
 _SIGN = np.uint64(1 << 63)
 _I64_MAX = np.int64((1 << 63) - 1)
@@ -388,43 +383,3 @@ def positive_rank_counts(is_pos, y_score):
     ([1.0, 2.0], [0.0, 1.0], [1.0, 1.0])
     """
     return _positive_counts(is_pos, y_score)
-
-
-def rank_sum_auc(is_pos, y_score):
-    """Unweighted ROC AUC as the Mann-Whitney statistic with mid-ranks for ties.
-
-    ``AUC = (sum of the positives' mid-ranks - P (P + 1) / 2) / (P N)`` (Mann & Whitney
-    1947; Hanley & McNeil 1982): the area under the empirical ROC curve with ties drawn
-    as diagonal segments, i.e. scikit-learn's trapezoidal ``roc_auc_score``, up to
-    rounding. Computed from the positives sorted and two ``searchsorted`` passes over
-    the sorted scores (samples below each distinct positive score, and at or below it),
-    with no per-threshold curve: memory about one sorted copy of the scores. Needs at
-    least one positive and one negative.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from bayes_prc.empirical._counting import rank_sum_auc
-    >>> rank_sum_auc(np.array([False, True, True, False]), np.array([0.1, 0.9, 0.4, 0.4]))
-    0.875
-    """
-    pos = np.compress(is_pos, y_score)
-    pos.sort()
-    n_pos = pos.shape[0]
-    n = y_score.shape[0]
-    starts = np.flatnonzero(np.concatenate(([True], pos[1:] != pos[:-1])))
-    values = pos[starts]
-    del pos
-    s = np.sort(y_score)
-    below = _search_sorted(s, values)  # samples strictly below each positive score
-    if values.dtype.kind == "f":
-        upto = _search_sorted(s, np.nextafter(values, np.inf))  # samples <= the score
-    else:
-        upto = np.searchsorted(s, values, side="right")
-    del s
-    n_at = np.diff(np.append(starts, n_pos)).astype(np.float64)  # positives at the score
-    ties = (upto - below).astype(np.float64)  # samples at the score, both classes
-    mid_rank = below + (ties + 1.0) / 2.0
-    rank_sum = float(np.dot(n_at, mid_rank))
-    n_neg = n - n_pos
-    return (rank_sum - n_pos * (n_pos + 1) / 2.0) / (float(n_pos) * float(n_neg))

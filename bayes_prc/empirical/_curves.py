@@ -12,7 +12,6 @@ import numpy as np
 
 from .._validation import _check_bool, _warn_at_caller
 from ..exceptions import UndefinedMetricWarning
-from ._counting import rank_sum_auc
 from ._ranked import as_ranked
 
 __all__ = ["precision_recall_curve", "roc_curve"]
@@ -173,8 +172,6 @@ def _binary_roc_auc(r, max_fpr=None):
             UndefinedMetricWarning,
         )
         return float("nan")
-    if (max_fpr is None or max_fpr == 1) and r.sample_weight is None:
-        return rank_sum_auc(r.is_pos, r.y_score)  # no curve: less memory, faster
     fpr, tpr, _ = _roc_from_counts(*r.counts, True)
     if max_fpr is None or max_fpr == 1:
         return _trapezoid_area(fpr, tpr)

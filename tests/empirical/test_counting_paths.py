@@ -259,3 +259,16 @@ def test_many_positives_take_the_chunked_search(kind):
     _same_bits(tp_at, sk_tps[held])
     _same_bits(fp_at, sk_fps[held])
     _same_bits(n_at, gained[held])
+
+
+def test_roc_auc_score_is_bit_identical_to_sklearn():
+    """Same value to the last bit (the drop-in promise): a rank-sum formula would differ
+    from scikit-learn's trapezoidal area by an ulp on about half of the data sets."""
+    rng = np.random.default_rng()
+    for i in range(40):
+        n = int(rng.integers(10, 400))
+        y = rng.integers(0, 2, n)
+        y[:2] = [0, 1]
+        s = rng.normal(size=n) if i % 2 else np.round(rng.normal(size=n), 1)
+        w = rng.random(n) if i % 4 == 1 else None
+        assert bp.roc_auc_score(y, s, sample_weight=w) == skm.roc_auc_score(y, s, sample_weight=w)
