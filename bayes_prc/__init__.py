@@ -103,6 +103,17 @@ _LAZY = {
     "FoldCurvesDisplay": "plotting",
     "PerClassAPDisplay": "plotting",
     "PRJointRegionDisplay": "plotting",
+    "pool": None,
+    "select_labels": "pool",
+    "fit_pool": "pool",
+    "design_ap_interval": "pool",
+    "design_threshold_interval": "pool",
+    "LabelSelection": "pool",
+    "PoolPosterior": "pool",
+    "DesignInterval": "pool",
+    "plan_labels": "pool",
+    "compare_pool": "pool",
+    "PoolComparison": "pool",
 }
 
 __all__ = [

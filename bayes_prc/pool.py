@@ -1,0 +1,54 @@
+"""Label-efficient evaluation of a scored pool: which items to label, and what they say.
+
+Every score of the pool is known; only labels cost. :func:`select_labels` chooses the
+items to label (random, score-stratified or importance sampling, with exact inclusion
+probabilities; :meth:`LabelSelection.next_batch` extends a selection adaptively);
+:func:`fit_pool` gives the posterior of the whole pool's PR curve, AP and ROC AUC from a
+monotone calibration model; :func:`design_ap_interval` and
+:func:`design_threshold_interval` are the design-based (Horvitz-Thompson) estimates and
+intervals to compare with; :func:`plan_labels` predicts the AP interval's width at larger
+budgets from a pilot; :func:`compare_pool` compares two classifiers scored on the same
+pool from one labelled selection.
+
+Examples
+--------
+>>> import numpy as np
+>>> import bayes_prc as bp
+>>> rng = np.random.default_rng(0)
+>>> y = rng.random(20_000) < 0.02
+>>> s = rng.normal(size=y.size) + 2.5 * y
+>>> sel = bp.select_labels(s, 300, random_seed=1)
+>>> labels = y[sel.indices]  # in practice: ask an annotator for these items
+>>> post = bp.fit_pool(s, sel, labels, random_seed=2)
+>>> design = bp.design_ap_interval(s, sel, labels, random_seed=3)
+>>> exact = bp.average_precision_score(y, s)
+"""
+
+from ._pool_compare import PoolComparison, compare_pool
+from ._pool_plan import budget_for_width, plan_labels
+from .bayes._pool import PoolPosterior, fit_pool
+from .bayes._pool_model import PoolPriors
+from .frequentist._design import SELECTION_STRATEGIES, LabelSelection, select_labels
+from .frequentist._design_estimates import (
+    DESIGN_INTERVAL_METHODS,
+    DesignInterval,
+    design_ap_interval,
+    design_threshold_interval,
+)
+
+__all__ = [
+    "DESIGN_INTERVAL_METHODS",
+    "SELECTION_STRATEGIES",
+    "DesignInterval",
+    "LabelSelection",
+    "PoolComparison",
+    "PoolPosterior",
+    "PoolPriors",
+    "design_ap_interval",
+    "budget_for_width",
+    "compare_pool",
+    "design_threshold_interval",
+    "fit_pool",
+    "plan_labels",
+    "select_labels",
+]
