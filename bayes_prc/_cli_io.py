@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["CLIError", "parse_labels", "read_table", "sniff_delimiter"]
+__all__ = [
+    "CLIError",
+    "parse_labels",
+    "parse_scores",
+    "read_frame",
+    "read_table",
+    "sniff_delimiter",
+]
 
 #: Delimiters tried when ``--delimiter`` is not given.
 DELIMITERS = ",;\t|"
@@ -24,6 +32,20 @@ _BOOL_WORDS = {"true": 1.0, "false": 0.0}
 
 class CLIError(Exception):
     """A user error: printed as one line, exit status 2."""
+
+
+def _check_output(path, force, what="output"):
+    """Fail before any compute when ``path`` cannot be written (or exists without --force)."""
+    if path is None:
+        return
+    out = Path(path)
+    if out.exists() and not force:
+        raise CLIError(f"{out} exists; pass --force to overwrite it")
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise CLIError(f"cannot write the {what} {out}: directory {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise CLIError(f"cannot write the {what} {out}: directory {str(parent)!r} is not writable")
 
 
 def sniff_delimiter(path, sample_bytes=65536):
@@ -51,11 +73,11 @@ def sniff_delimiter(path, sample_bytes=65536):
         return ","
 
 
-def read_table(path, label_col, score_col, *, delimiter=None):
+def read_table(path, label_col, score_col, *, delimiter=None, allow_empty=False):
     """``(labels, scores)`` of a CSV/TSV file (or Parquet, with pyarrow).
 
     Labels are returned as strings exactly as written (empty cells are an error naming
-    the line); scores as float64 (a non-number or non-finite score is an error naming
+    the line, unless ``allow_empty``: then they are empty strings); scores as float64 (a non-number or non-finite score is an error naming
     the line, the column and the value; with a ``;`` or tab delimiter, decimal commas
     such as ``0,75`` are read as numbers).
 
@@ -103,9 +125,16 @@ def read_table(path, label_col, score_col, *, delimiter=None):
         raise CLIError(f"{path}: no data rows")
     labels = frame[label_col].str.strip().to_numpy(dtype=str)
     empty = np.flatnonzero(labels == "")
-    if empty.size:
+    if empty.size and not allow_empty:
         raise CLIError(f"{path}, line {empty[0] + 2}: empty label in column {label_col!r}")
-    raw = frame[score_col].str.strip()
+    return labels, parse_scores(frame[score_col], sep, path, score_col)
+
+
+def parse_scores(column, sep, path, score_col):
+    """float64 scores of a column of strings (decimal commas with ``;``/tab delimiters)."""
+    import pandas as pd
+
+    raw = column.str.strip()
     scores = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
     if sep != "," and np.isnan(scores).any() and raw.str.contains(",", regex=False).any():
         # decimal commas, as spreadsheets write them with ';' or tab delimiters
@@ -119,7 +148,36 @@ def read_table(path, label_col, score_col, *, delimiter=None):
         raise CLIError(
             f"{path}, line {i + 2}: score {raw.iloc[i]!r} in column {score_col!r} {what}"
         )
-    return labels, scores
+    return scores
+
+
+def read_frame(path, *, delimiter=None):
+    """``(frame, delimiter)``: every column of a CSV/TSV file as stripped strings.
+
+    The reader of ``read_table`` (delimiter detection, byte-order mark, quoted fields);
+    empty cells are empty strings.
+    """
+    import pandas as pd
+
+    path = Path(path)
+    if not path.is_file():
+        raise CLIError(f"cannot read {path}: no such file")
+    try:
+        sep = delimiter if delimiter is not None else sniff_delimiter(path)
+        frame = pd.read_csv(path, sep=sep, encoding="utf-8-sig", skipinitialspace=True,
+                            dtype=str, keep_default_na=False)  # fmt: skip
+    except UnicodeDecodeError:
+        raise CLIError(f"cannot read {path}: not a UTF-8 text (CSV) file") from None
+    except pd.errors.EmptyDataError:
+        raise CLIError(f"{path}: the file is empty") from None
+    except pd.errors.ParserError as err:
+        raise CLIError(f"{path}: cannot parse the file ({err})") from None
+    except OSError as err:
+        raise CLIError(f"cannot read {path}: {err.strerror or err}") from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    if len(frame) == 0:
+        raise CLIError(f"{path}: no data rows")
+    return frame.apply(lambda c: c.str.strip()), sep
 
 
 def _check_columns(path, names, label_col, score_col, hint=""):

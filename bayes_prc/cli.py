@@ -3,8 +3,10 @@
 ``bayes-prc report FILE.csv --score COL --label COL [-o out.html]`` writes the evaluation
 report; ``bayes-prc demo [-o out.html]`` writes it for the bundled small-sample example
 and prints the empirical summary; ``bayes-prc summary FILE.csv ...`` prints the empirical
-summary only (no PyMC, no plots). Errors are one line on stderr with exit status 2, and
-no output file is left behind.
+summary only (no PyMC, no plots); ``bayes-prc select FILE.csv --score COL --budget N``
+writes the rows of a scored pool to label, and ``report`` on a file whose label column
+has empty cells reports on the whole pool (``bayes_prc._cli_pool``). Errors are one line
+on stderr with exit status 2, and no output file is left behind.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from . import empirical
-from ._cli_io import CLIError, parse_labels, read_table
+from ._cli_io import CLIError, _check_output, parse_labels, read_table
+from ._cli_pool import add_select_parser
 from ._version import __version__
 
 __all__ = ["main", "empirical_summary", "format_summary"]
@@ -115,20 +118,6 @@ def format_summary(title, summary):
     for thr, rec, prec in s["curve"]:
         lines.append(f"{thr:>14.6g}{rec:>10.4f}{prec:>11.4f}")
     return "\n".join(lines)
-
-
-def _check_output(path, force, what="output"):
-    """Fail before any compute when ``path`` cannot be written (or exists without --force)."""
-    if path is None:
-        return
-    out = Path(path)
-    if out.exists() and not force:
-        raise CLIError(f"{out} exists; pass --force to overwrite it")
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
-        raise CLIError(f"cannot write the {what} {out}: directory {str(parent)!r} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise CLIError(f"cannot write the {what} {out}: directory {str(parent)!r} is not writable")
 
 
 def _progress(args):
@@ -313,7 +302,17 @@ def _cmd_report(args):
     if args.dask:  # read with dask; the report itself needs the data in memory
         y, scores = _in_memory(*_read_dask(args), "the report")
     else:
-        labels, scores = read_table(args.file, args.label, args.score, delimiter=args.delimiter)
+        labels, scores = read_table(
+            args.file, args.label, args.score, delimiter=args.delimiter, allow_empty=True
+        )
+        if (labels == "").any():  # a pool: the labelled rows are a selection of it
+            from ._cli_pool import run_pool_report
+
+            args.progress = _progress(args)
+            out = run_pool_report(args, output)
+            if not args.quiet:
+                print(f"report written to {out}")
+            return 0
         y = parse_labels(labels, args.pos_label)
     out = _write_report(
         y,
@@ -417,8 +416,20 @@ def build_parser():
         action="store_true",
         help="also compare alternative score models by PSIS-LOO (NUTS; about a minute)",
     )
+    p_rep.add_argument(
+        "--inclusion-prob",
+        default=None,
+        help="pool files (some labels empty): column of the labelled rows' inclusion "
+        "probabilities (default: inclusion_prob)",
+    )
+    p_rep.add_argument(
+        "--stratum",
+        default=None,
+        help="pool files: column of the labelled rows' strata (default: stratum, if present)",
+    )
     manners(p_rep)
     p_rep.set_defaults(func=_cmd_report)
+    add_select_parser(sub, fmt)
 
     p_demo = sub.add_parser(
         "demo",

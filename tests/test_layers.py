@@ -46,12 +46,16 @@ LAYERS = {
     "simulate": 4,
     "populations": 4,
     "folds": 4,
+    "pool": 4,
+    "_pool_plan": 4,
+    "_pool_compare": 4,
     "scale": 5,
     "_dispatch": 5,
     "plotting": 6,
     "_report": 6,
     "_cli_io": 6,
     "cli": 6,
+    "_cli_pool": 6,
 }
 TOP = 7  # the package face bayes_prc/__init__.py
 

@@ -16,6 +16,7 @@ from ._ap_forest import APForestDisplay
 from ._folds import FoldCurvesDisplay
 from ._joint import PRJointRegionDisplay
 from ._multiclass import PerClassAPDisplay
+from ._plan import LabelPlanDisplay
 from ._pr import PRCurveDisplay
 from ._predictive import PredictiveCurvesDisplay
 from ._roc import ROCCurveDisplay
@@ -27,6 +28,7 @@ from ._threshold_curves import ThresholdCurvesDisplay
 __all__ = [
     "APForestDisplay",
     "FoldCurvesDisplay",
+    "LabelPlanDisplay",
     "PRCurveDisplay",
     "PRJointRegionDisplay",
     "PerClassAPDisplay",

@@ -1,0 +1,192 @@
+"""The pool report: a labelled selection of a scored pool, reported for the whole pool.
+
+Presentation only: :func:`bayes_prc.pool.fit_pool` (the posterior of the pool's AP and
+PR curve), :func:`bayes_prc.pool.design_ap_interval` (the design-based estimate, side by
+side) and :func:`bayes_prc.plan_labels` (the verdict's "about N more labels would halve
+the width") compute; this module draws and writes. The all-labelled report
+(:func:`bayes_prc.report`) is unchanged.
+"""
+
+from __future__ import annotations
+
+import html
+import warnings
+
+import numpy as np
+
+from .._version import __version__
+from ._figures import _new_ax, svg
+from ._render import _CSS
+
+__all__ = ["compute_pool_report", "pool_report"]
+
+
+def compute_pool_report(y_score, selection, y_labels, *, ci_prob=0.9, random_seed=None,
+                        n_resamples=2000, plan=True, plan_replicates=6, progressbar=False):  # fmt: skip
+    """Every number of the pool report, as a dict (see :func:`pool_report`)."""
+    from .._pool_plan import budget_for_width, plan_labels
+    from ..bayes._pool import fit_pool
+    from ..frequentist._design import _check_labels
+    from ..frequentist._design_estimates import design_ap_interval
+
+    rng = np.random.default_rng(random_seed)
+    y = _check_labels(y_labels, selection.indices.size)
+    notes = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        post = fit_pool(y_score, selection, y, ci_prob=ci_prob, random_seed=rng)
+        ap = post.average_precision().values.reshape(-1)
+        lo, hi = np.quantile(ap, [(1 - ci_prob) / 2, (1 + ci_prob) / 2])
+        band = post.pr_band(np.linspace(0.01, 1.0, 100), ci_prob=ci_prob)
+        try:
+            design = design_ap_interval(y_score, selection, y, confidence_level=ci_prob,
+                                        n_resamples=n_resamples, random_seed=rng)  # fmt: skip
+        except ValueError as err:
+            design, _ = None, notes.append(f"design-based AP not computed: {err}")
+        plan_df, halve = None, None
+        n, n_pool = selection.indices.size, selection.n_pool
+        budgets = sorted({min(k * n, n_pool) for k in (2, 4, 8)} - {n})
+        if plan and budgets:
+            plan_df = plan_labels(y_score, budgets, pilot=(selection, y),
+                                  strategy=selection.strategy, ci_prob=ci_prob,
+                                  n_replicates=plan_replicates, draws=200,
+                                  progressbar=progressbar, random_seed=rng)  # fmt: skip
+            halve = budget_for_width(plan_df, (hi - lo) / 2)
+    notes += sorted({f"{w.category.__name__}: {w.message}" for w in caught})
+    return {
+        "n_pool": int(n_pool), "n_labelled": int(n), "n_positives": int(np.sum(y)),
+        "strategy": selection.strategy, "ci_prob": ci_prob, "ap_mean": float(ap.mean()),
+        "ap_low": float(lo), "ap_high": float(hi), "design": design, "band": band,
+        "plan": plan_df, "halve_budget": halve, "notes": notes,
+        "khat": (post.importance or {}).get("khat"),
+    }  # fmt: skip
+
+
+def _verdict(d):
+    pct = f"{100 * d['ci_prob']:.4g}%"
+    text = (
+        f"Pool AP {d['ap_mean']:.3f}, {pct} credible interval [{d['ap_low']:.3f}, "
+        f"{d['ap_high']:.3f}] (width {d['ap_high'] - d['ap_low']:.3f}) from "
+        f"{d['n_labelled']} labels ({d['n_positives']} positive) of a pool of {d['n_pool']}."
+    )
+    if d["plan"] is not None:
+        if d["halve_budget"] is not None:
+            more = d["halve_budget"] - d["n_labelled"]
+            text += f" About {more} more labels would halve the width (plan_labels)."
+        else:
+            top = int(d["plan"].index.max())
+            text += f" Even {top} labels in all would not halve the width (plan_labels)."
+    return text
+
+
+def _rows(d):
+    rows = [("fit_pool (Bayesian, monotone calibration)", d["ap_mean"], d["ap_low"],
+             d["ap_high"])]  # fmt: skip
+    if d["design"] is not None:
+        r = d["design"]
+        rows.append(("design-based (Horvitz-Thompson, bootstrap)", r.estimate, r.low, r.high))
+    return rows
+
+
+def _figures(d):
+    out = {}
+    fig, ax = _new_ax()
+    band = d["band"]
+    r = band["recall"].values
+    ax.fill_between(r, band["lower"].values, band["upper"].values, alpha=0.3, color="C0",
+                    label=f"{100 * d['ci_prob']:.4g}% credible band (pointwise)")  # fmt: skip
+    ax.plot(r, band["median"].values, color="C0", label="posterior median")
+    ax.set(xlabel="Recall (whole pool)", ylabel="Precision (whole pool)", xlim=(0, 1.02),
+           ylim=(0, 1.02))  # fmt: skip
+    ax.legend(loc="upper right", fontsize="small")
+    out["pr"] = svg(fig)
+    if d["plan"] is not None:
+        from ..plotting import LabelPlanDisplay
+
+        fig, ax = _new_ax()
+        LabelPlanDisplay.from_plan(d["plan"], ax=ax)
+        out["plan"] = svg(fig)
+    return out
+
+
+def _html(d, svgs, title, source):
+    esc = html.escape
+    rows = "".join(
+        f'<tr><td class="l">{esc(m)}</td><td>{e:.4f}</td><td>{lo:.4f}</td><td>{hi:.4f}</td>'
+        f"<td>{hi - lo:.4f}</td></tr>"
+        for m, e, lo, hi in _rows(d)
+    )
+    pct = f"{100 * d['ci_prob']:.4g}%"
+    notes = "".join(f"<li>{esc(n)}</li>" for n in d["notes"])
+    parts = [
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{esc(title)}</title>",
+        f"<style>{_CSS}</style></head><body><h1>{esc(title)}</h1>",
+        f'<p class="note">{esc(source or "")} &middot; bayes_prc {__version__}</p>',
+        f'<p class="ok">{esc(_verdict(d))}</p>',
+        "<h2>The whole pool from a labelled selection</h2>",
+        f"<p>Pool: {d['n_pool']} scored items; labelled: {d['n_labelled']} "
+        f"({d['n_positives']} positive), selection strategy {esc(d['strategy'])}. The "
+        "intervals are for the AP of the whole pool (its unlabelled items included).</p>",
+        f"<table><thead><tr><th class='l'>method</th><th>estimate</th><th>{pct} low</th>"
+        f"<th>{pct} high</th><th>width</th></tr></thead><tbody>{rows}</tbody></table>",
+        f'<figure class="fig">{svgs["pr"]}<figcaption>PR curve of the whole pool '
+        "(fit_pool posterior)</figcaption></figure>",
+    ]
+    if "plan" in svgs:
+        parts.append(f'<figure class="fig">{svgs["plan"]}<figcaption>Planned width of the '
+                     "AP interval against the total number of labels (plan_labels)"
+                     "</figcaption></figure>")  # fmt: skip
+    if notes:
+        parts.append(f'<div class="warn"><ul>{notes}</ul></div>')
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _markdown(d, title):
+    pct = f"{100 * d['ci_prob']:.4g}%"
+    lines = [f"# {title}", "", _verdict(d), "", f"| method | estimate | {pct} low | "
+             f"{pct} high | width |", "|---|---|---|---|---|"]  # fmt: skip
+    lines += [f"| {m} | {e:.4f} | {lo:.4f} | {hi:.4f} | {hi - lo:.4f} |"
+              for m, e, lo, hi in _rows(d)]  # fmt: skip
+    lines += ["", *(f"- {n}" for n in d["notes"])]
+    return "\n".join(lines) + "\n"
+
+
+def pool_report(y_score, selection, y_labels, path, *, title=None, source=None,
+                ci_prob=0.9, random_seed=None, n_resamples=2000, plan=True, force=False,
+                markdown_path=None, progressbar=False):  # fmt: skip
+    """Write the pool report (HTML; optionally Markdown): the whole pool's AP from a
+    labelled selection, by :func:`~bayes_prc.pool.fit_pool` and the design-based
+    estimate, the pool's PR band, and the planned width for more labels.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import numpy as np
+    >>> from bayes_prc.pool import select_labels
+    >>> from bayes_prc._report._pool import pool_report
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(5000) < 0.05
+    >>> s = rng.normal(size=y.size) + 2 * y
+    >>> sel = select_labels(s, 150, random_seed=1)
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "pool.html"
+    >>> pool_report(s, sel, y[sel.indices], out, random_seed=0, n_resamples=200,
+    ...             plan=False).name
+    'pool.html'
+    """
+    from pathlib import Path
+
+    from . import _atomic_write
+
+    path = Path(path)
+    if path.exists() and not force:
+        raise FileExistsError(f"{path} exists; pass force=True (--force) to overwrite it")
+    d = compute_pool_report(y_score, selection, y_labels, ci_prob=ci_prob, plan=plan,
+                            random_seed=random_seed, n_resamples=n_resamples,
+                            progressbar=progressbar)  # fmt: skip
+    title = title or "Pool evaluation report"
+    text = _html(d, _figures(d), title, source)
+    if markdown_path is not None:
+        _atomic_write(markdown_path, _markdown(d, title), force)
+    _atomic_write(path, text, force)
+    return path

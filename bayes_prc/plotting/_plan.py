@@ -1,0 +1,85 @@
+"""The labelling plan: expected width of the pool-AP interval against the budget."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._base import POSTERIOR_COLOR, check_same_length, finish, float_1d, get_axes, optional_1d
+
+__all__ = ["LabelPlanDisplay"]
+
+
+class LabelPlanDisplay:
+    """Planned width of the AP interval against the labelling budget, with error bars.
+
+    Parameters
+    ----------
+    budget : array-like of shape (n_budgets,)
+        Total labelled items (pilot included).
+    width : array-like of shape (n_budgets,)
+        Expected width of the AP interval at each budget (``plan_labels``' ``ap_width``).
+    width_sd : array-like of shape (n_budgets,), optional
+        Spread of the width over replicates (``ap_width_sd``): drawn as error bars, the
+        range one labelling may land in.
+    n_pilot : int, optional
+        Labels already paid for: a vertical line.
+    ci_prob : float, optional
+        Probability of the planned intervals (for the axis label).
+
+    Attributes
+    ----------
+    line_ : matplotlib.container.ErrorbarContainer
+    pilot_line_ : matplotlib.lines.Line2D or None
+    ax_, figure_
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from bayes_prc.plotting import LabelPlanDisplay
+    >>> disp = LabelPlanDisplay([200, 400, 800], [0.3, 0.21, 0.15], width_sd=[0.05, 0.04, 0.03],
+    ...                         n_pilot=200, ci_prob=0.9).plot()
+    >>> disp.ax_.get_xlabel(), disp.ax_.get_xscale()
+    ('Labelled items (budget)', 'log')
+    """
+
+    def __init__(self, budget, width, *, width_sd=None, n_pilot=None, ci_prob=None):
+        self.budget = float_1d(budget, "budget")
+        self.width = float_1d(width, "width")
+        self.width_sd = optional_1d(width_sd, "width_sd")
+        check_same_length(budget=self.budget, width=self.width, width_sd=self.width_sd)
+        self.n_pilot = n_pilot
+        self.ci_prob = ci_prob
+
+    @classmethod
+    def from_plan(cls, plan, *, ax=None, **kwargs):
+        """Plot the DataFrame returned by :func:`bayes_prc.plan_labels`."""
+        attrs = getattr(plan, "attrs", {})
+        disp = cls(
+            np.asarray(plan.index, dtype=np.float64),
+            plan["ap_width"].to_numpy(),
+            width_sd=plan["ap_width_sd"].to_numpy() if "ap_width_sd" in plan else None,
+            n_pilot=attrs.get("n_pilot") or None,
+            ci_prob=attrs.get("ci_prob"),
+        )
+        return disp.plot(ax=ax, **kwargs)
+
+    def plot(self, ax=None, *, color=POSTERIOR_COLOR, **kwargs):
+        """Draw width against budget (log budget axis) with the error bars."""
+        ax, fig = get_axes(ax, figsize=(6.0, 4.0))
+        yerr = None if self.width_sd is None else np.nan_to_num(self.width_sd)
+        style = {"color": color, "marker": "o", "capsize": 3,
+                 "label": "expected width (bars: +-1 sd over labellings)"}  # fmt: skip
+        style.update(kwargs)
+        self.line_ = ax.errorbar(self.budget, self.width, yerr=yerr, **style)
+        self.pilot_line_ = None
+        if self.n_pilot:
+            self.pilot_line_ = ax.axvline(
+                self.n_pilot, color="0.5", ls=":", label=f"pilot ({self.n_pilot} labels)"
+            )
+        ax.set_xscale("log")
+        pct = "" if self.ci_prob is None else f"{100 * self.ci_prob:.4g}% "
+        ax.set_xlabel("Labelled items (budget)")
+        ax.set_ylabel(f"Width of the {pct}AP interval")
+        ax.set_ylim(bottom=0.0)
+        return finish(self, ax, fig, True, "upper right")

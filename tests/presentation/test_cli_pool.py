@@ -1,0 +1,111 @@
+"""``bayes-prc select`` and the pool mode of ``bayes-prc report``, run as a user would."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bayes_prc as bp
+from bayes_prc._cli_pool import selection_from_columns
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "bayes_prc.cli", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=180)  # fmt: skip
+
+
+def _pool_file(path, n=3000, seed=0, sep=",", bom=False):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.05).astype(int)
+    s = rng.normal(size=n) + 2.0 * y
+    frame = pd.DataFrame({"id": [f"item{i}" for i in range(n)], "prob": s, "truth": y})
+    frame.to_csv(path, sep=sep, index=False, encoding="utf-8-sig" if bom else "utf-8")
+    return frame
+
+
+@pytest.mark.parametrize(("sep", "bom"), [(",", False), (";", True)])
+def test_select_writes_the_selection_in_order(tmp_path, sep, bom):
+    pool = _pool_file(tmp_path / "pool.csv", sep=sep, bom=bom)
+    out = tmp_path / "to_label.csv"
+    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "120",
+              "--seed", "3", "-o", str(out))  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    got = pd.read_csv(out, sep=sep, keep_default_na=False)
+    assert list(got.columns) == ["id", "prob", "truth", "pool_row", "stratum",
+                                 "inclusion_prob", "label"]  # fmt: skip
+    # the same selection as the library's, in its order, rows copied unchanged
+    sel = bp.select_labels(pool["prob"].to_numpy(), 120, random_seed=3)
+    np.testing.assert_array_equal(got["pool_row"].to_numpy() - 1, sel.indices)
+    np.testing.assert_array_equal(got["id"], pool["id"].to_numpy()[sel.indices])
+    np.testing.assert_allclose(got["inclusion_prob"], sel.inclusion_prob, rtol=1e-15)
+    np.testing.assert_array_equal(got["stratum"], sel.strata)
+    assert (got["label"] == "").all()
+
+
+def test_select_errors_leave_no_file(tmp_path):
+    _pool_file(tmp_path / "pool.csv", n=100)
+    out = tmp_path / "o.csv"
+    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "101",
+              "-o", str(out))  # fmt: skip
+    assert res.returncode == 2 and "--budget 101 is larger than the pool (100 rows" in res.stderr
+    assert not out.exists()
+    res = run("select", str(tmp_path / "pool.csv"), "--score", "nope", "--budget", "10",
+              "-o", str(out))  # fmt: skip
+    assert res.returncode == 2 and "no column 'nope'" in res.stderr and not out.exists()
+    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "10",
+              "--label-column", "truth", "-o", str(out))  # fmt: skip
+    assert res.returncode == 2 and "already has a column 'truth'" in res.stderr
+    out.write_text("keep")
+    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "10",
+              "-o", str(out))  # fmt: skip
+    assert res.returncode == 2 and "exists" in res.stderr and out.read_text() == "keep"
+    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "10",
+              "-o", str(tmp_path / "missing" / "o.csv"))  # fmt: skip
+    assert res.returncode == 2 and "does not exist" in res.stderr
+
+
+def test_selection_rebuilt_from_columns_matches_the_original(rng):
+    # the design-based interval from the rebuilt selection equals the original's
+    s = rng.normal(size=5000)
+    y = rng.random(5000) < 0.05 + 0.3 * (s > 1.5)
+    sel = bp.select_labels(s, 200, random_seed=rng)
+    back = selection_from_columns(s, sel.indices, sel.inclusion_prob, sel.strata.astype(str))
+    np.testing.assert_array_equal(back.stratum_sizes, sel.stratum_sizes)
+    assert back.strategy == "stratified"
+    a = bp.design_ap_interval(s, sel, y[sel.indices], method="linearization")
+    b = bp.design_ap_interval(s, back, y[sel.indices], method="linearization")
+    assert a.estimate == pytest.approx(b.estimate, rel=1e-12)
+    assert a.standard_error == pytest.approx(b.standard_error, rel=1e-12)
+
+
+def test_pool_report_end_to_end(tmp_path):
+    pool = _pool_file(tmp_path / "pool.csv", n=3000)
+    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "150",
+              "-o", str(tmp_path / "sel.csv"))  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    sel = pd.read_csv(tmp_path / "sel.csv")
+    sel["label"] = sel["truth"]  # the annotator's work
+    full = pool.copy()
+    full["label"] = ""
+    rows = sel["pool_row"].to_numpy() - 1
+    full.loc[rows, "label"] = sel["label"].astype(str).to_numpy()
+    for col in ("inclusion_prob", "stratum"):
+        full[col] = ""
+        full.loc[rows, col] = sel[col].astype(str).to_numpy()
+    full.to_csv(tmp_path / "labelled_pool.csv", index=False)
+    out = tmp_path / "r.html"
+    res = run("report", str(tmp_path / "labelled_pool.csv"), "--score", "prob", "--label",
+              "label", "-o", str(out), "--markdown", str(tmp_path / "r.md"))  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    text = out.read_text()
+    assert "whole pool" in text and "<svg" in text
+    md = (tmp_path / "r.md").read_text()
+    assert "fit_pool" in md and "design" in md
+    # without inclusion probabilities: a clear error, no report
+    full.drop(columns=["inclusion_prob"]).to_csv(tmp_path / "noinc.csv", index=False)
+    out2 = tmp_path / "r2.html"
+    res = run("report", str(tmp_path / "noinc.csv"), "--score", "prob", "--label", "label",
+              "-o", str(out2))  # fmt: skip
+    assert res.returncode == 2 and "--inclusion-prob" in res.stderr and not out2.exists()
