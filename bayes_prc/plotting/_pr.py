@@ -345,6 +345,74 @@ class PRCurveDisplay:
         return disp.plot(ax=ax, **kwargs)
 
     @classmethod
+    def from_pool(
+        cls, posterior, *, ci_prob=None, simultaneous=True, recall=None, name=None, ax=None,
+        **kwargs,
+    ):  # fmt: skip
+        """Posterior band and median of a whole pool's PR curve (:func:`bayes_prc.fit_pool`).
+
+        No empirical curve is drawn: the labelled items of a score-stratified selection
+        are not a random sample of the pool, so their own PR curve is biased (it
+        over-represents high scores). The chance line is the posterior median of the
+        pool's prevalence.
+
+        Parameters
+        ----------
+        posterior : PoolPosterior
+        ci_prob : float, optional
+            Probability of the bands; defaults to the fit's ``ci_prob``.
+        simultaneous : bool, default True
+            Also draw the simultaneous band.
+        recall : array-like, optional
+            Recall grid; default 200 even points in (0, 1].
+        name : str, optional
+            Legend label of the posterior median.
+        ax : matplotlib.axes.Axes, optional
+        **kwargs
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        PRCurveDisplay
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import bayes_prc as bp
+        >>> from bayes_prc.plotting import PRCurveDisplay
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.random(20_000) < 0.02
+        >>> s = rng.normal(size=y.size) + 2.5 * y
+        >>> sel = bp.select_labels(s, 200, random_seed=1)
+        >>> post = bp.fit_pool(s, sel, y[sel.indices], random_seed=2)
+        >>> disp = PRCurveDisplay.from_pool(post)
+        >>> disp.empirical_recall is None, disp.lower.shape
+        (True, (200,))
+        """
+        recall = default_recall_grid() if recall is None else recall
+        band = posterior.pr_band(recall=recall, ci_prob=ci_prob, kind="pointwise")
+        prob = band.attrs["ci_prob"]
+        sim = (
+            posterior.pr_band(recall=recall, ci_prob=prob, kind="simultaneous")
+            if simultaneous
+            else None
+        )
+        prevalence = float(posterior.idata["posterior"]["prevalence"].median())
+        disp = cls(
+            recall=band["recall"].values,
+            precision=band["median"].values,
+            lower=band["lower"].values,
+            upper=band["upper"].values,
+            simultaneous_lower=None if sim is None else sim["lower"].values,
+            simultaneous_upper=None if sim is None else sim["upper"].values,
+            ci_prob=prob,
+            prevalence=prevalence,
+            average_precision=float(posterior.average_precision().median()),
+            name=name,
+        )
+        return disp.plot(ax=ax, **kwargs)
+
+    @classmethod
     def from_predictions(
         cls, y_true, y_score, *, bootstrap_band=None, pos_label=None, ax=None, **kwargs
     ):
