@@ -123,24 +123,44 @@ def _delong_components(is_pos, scores):
     k, size = scores.shape
     m = int(np.count_nonzero(is_pos))
     n = size - m
-    order = np.argsort(scores, axis=1, kind="stable")
-    sorted_scores = np.take_along_axis(scores, order, axis=1)
-    lab = is_pos[order].ravel()
-    new = np.ones((k, size), dtype=bool)  # a tie group starts (every row starts one)
-    new[:, 1:] = sorted_scores[:, 1:] != sorted_scores[:, :-1]
-    group = np.cumsum(new.ravel()) - 1
-    p_in = np.bincount(group, weights=lab)
-    n_in = np.bincount(group) - p_in
-    row = np.repeat(np.arange(k), size)
-    p_below = (np.cumsum(p_in) - p_in)[group] - row * m  # within the row
-    n_below = (np.cumsum(n_in) - n_in)[group] - row * n
-    twice = np.where(lab, 2.0 * n_below + n_in[group], 2.0 * p_below + p_in[group])
-    twice_sorted = twice.reshape(k, size)
-    twice = np.empty_like(twice_sorted)
-    np.put_along_axis(twice, order, twice_sorted, axis=1)
-    v10 = twice[:, is_pos] / (2.0 * n)
-    v01 = 1.0 - twice[:, ~is_pos] / (2.0 * m)
-    auc = twice[:, is_pos].sum(axis=1) / (2.0 * m * n)
+    # one row at a time, a few n-sized arrays alive at once (memory ~ 6 bytes x 8 per
+    # item instead of ~ 12); the arithmetic is the same, so are the bits
+    itype = np.int32 if size < 2**31 - 1 else np.int64
+    pos_at = np.cumsum(is_pos, dtype=itype) - 1  # index of each positive among them
+    neg_at = np.cumsum(~is_pos, dtype=itype) - 1
+    auc = np.empty(k)
+    v10 = np.empty((k, m))
+    v01 = np.empty((k, n))
+    for r in range(k):
+        order = np.argsort(scores[r], kind="stable")
+        ss = scores[r][order]
+        lab = is_pos[order]
+        new = np.empty(size, dtype=bool)  # a tie group starts here
+        new[:1] = True
+        np.not_equal(ss[1:], ss[:-1], out=new[1:])
+        del ss
+        group = np.cumsum(new, dtype=itype)
+        group -= 1
+        del new
+        p_in = np.bincount(group, weights=lab)
+        n_in = np.bincount(group) - p_in
+        g = group[lab]
+        below = np.cumsum(n_in) - n_in
+        twice_pos = 2.0 * below[g] + n_in[g]  # positives in sorted order
+        del below, n_in
+        g = group[~lab]
+        del group
+        below = np.cumsum(p_in) - p_in
+        twice_neg = 2.0 * below[g] + p_in[g]
+        del below, p_in, g
+        twice = np.empty(m)
+        twice[pos_at[order[lab]]] = twice_pos  # back to the input order
+        auc[r] = twice.sum() / (2.0 * m * n)
+        np.divide(twice, 2.0 * n, out=v10[r])
+        twice = np.empty(n)
+        twice[neg_at[order[~lab]]] = twice_neg
+        np.subtract(1.0, twice / (2.0 * m), out=v01[r])
+        del order, lab, twice, twice_pos, twice_neg
     return DeLongComponents(auc, v10, v01)
 
 
