@@ -4,8 +4,9 @@ r"""How many labels to buy: the expected width of the pool-AP interval against t
 posterior-predictive simulation (Rubin 1984; Gelman, Meng & Stern 1996): pools are
 simulated from what is known about the calibration curve (the posterior of a pilot's
 :func:`bayes_prc.pool.fit_pool`, or an assumed binormal model), the labelling is
-simulated on them exactly as it would be done (``next_batch`` of the pilot selection, or
-a fresh :func:`bayes_prc.pool.select_labels`), and the interval that would be reported
+simulated on them exactly as it would be done (a fresh
+:func:`bayes_prc.pool.select_labels` of ``B`` items; and, with a pilot, the pilot
+extended to ``B`` by ``next_batch``), and the interval that would be reported
 (:func:`bayes_prc.pool.fit_pool`'s equal-tailed AP interval) is computed each time. The
 expected width is the mean over replicates; its Monte Carlo error is reported too.
 
@@ -98,31 +99,75 @@ def _width(values, level):
     return float(hi - lo), float(lo), float(hi)
 
 
+def _fit_width(score, sel, labels, truth, *, draws, level, recall, seed):
+    """One inner fit: AP width, coverage of ``truth``, precision width, positives, k-hat flag."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        fit = fit_pool(score, sel, labels, draws=draws, chains=1, ci_prob=level,
+                       random_seed=seed)  # fmt: skip
+    unreliable = any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    ap = fit.average_precision().values.reshape(-1)
+    width, lo, hi = _width(ap, level)
+    prec = fit.precision_at_recall([recall]).values.reshape(-1)
+    return width, lo <= truth <= hi, _width(prec, level)[0], labels.sum(), unreliable
+
+
+def _summary(stats_, budgets, suffix):
+    """Columns of one prediction (``stats_``: (5, n_budgets, n_replicates))."""
+    width, covers, prec_width, n_pos, unreliable = stats_
+    n_rep = width.shape[1]
+    sd = width.std(axis=1, ddof=1) if n_rep > 1 else np.full(budgets.size, np.nan)
+    return {
+        f"ap_width{suffix}": width.mean(axis=1),
+        f"ap_width{suffix}_sd": sd,
+        f"ap_width{suffix}_se": sd / np.sqrt(n_rep),
+        f"ap_coverage{suffix}": covers.mean(axis=1),
+        f"precision_at_recall_width{suffix}": prec_width.mean(axis=1),
+        f"n_labelled_positives{suffix}": n_pos.mean(axis=1),
+        f"unreliable_fits{suffix}": unreliable.mean(axis=1),
+    }
+
+
 def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=0.9,
                 recall=0.5, n_replicates=20, draws=250, prevalence=None, separation=2.0,
                 progressbar=False, random_seed=None):  # fmt: skip
     r"""Expected width of the pool-AP credible interval for each labelling budget.
 
-    For each budget ``B`` and each of ``n_replicates`` replicates:
+    Two questions, two predictions:
+
+    - "What width would a budget of ``B`` labels give?" -- columns ``ap_width``, ...:
+      a *fresh* :func:`~bayes_prc.pool.select_labels` of ``B`` items with ``strategy``
+      (its strata and allocation built for ``B``). This is the width that the planned
+      labelling would have if it were designed for ``B`` from the start, and what
+      coverage and width studies of ``select_labels(score, B)`` measure.
+    - "What width will I get if I extend my pilot to ``B``?" -- columns
+      ``ap_width_extended``, ...: the pilot selection extended with
+      :meth:`~bayes_prc.pool.LabelSelection.next_batch` to ``B`` items (the labels already
+      paid for count; the extension adapts to the pilot labels as it would in practice;
+      the strata stay the pilot's). Computed when a pilot is given, its strategy is
+      ``strategy`` and not ``"importance"``. An extended pilot is usually somewhat wider
+      than a fresh selection of the same size, since the pilot's strata were built for a
+      smaller budget (coarser strata at the top scores).
+
+    For each of ``n_replicates`` replicates:
 
     1. a calibration curve ``P(y = 1 | score)`` is drawn (from the pilot's
        :func:`~bayes_prc.pool.fit_pool` posterior; or the assumed one, see below),
-    2. the pool's labels are drawn from it (the pilot's items keep their known labels),
-    3. a selection of ``B`` items is drawn: the pilot selection extended with
-       :meth:`~bayes_prc.pool.LabelSelection.next_batch` to ``B`` items (the labels
-       already paid for count; the extension adapts to the pilot labels as it would in
-       practice) when the pilot's strategy is ``strategy`` and not ``"importance"``;
-       otherwise a fresh :func:`~bayes_prc.pool.select_labels` of ``B`` items with
-       ``strategy``,
+    2. the pool's labels are drawn from it (the pilot's items keep their known labels)
+       and the simulated pool's AP is the truth of this replicate,
+    3. for each budget ``B``, a fresh selection of ``B`` items is drawn (and, with an
+       extendable pilot, an extension of the pilot to ``B`` items), labelled with the
+       simulated labels,
     4. :func:`~bayes_prc.pool.fit_pool` (fast ``"laplace"`` sampler, ``draws`` draws,
-       one chain) is fit to the selected items' simulated labels, and the width of its
-       equal-tailed ``ci_prob`` interval of the pool's AP is recorded, with whether it
-       covers the simulated pool's AP.
+       one chain) is fit to each, and the width of its equal-tailed ``ci_prob`` interval
+       of the pool's AP is recorded, with whether it covers the simulated pool's AP.
 
-    The replicates of one calibration draw share the simulated pool across budgets
-    (common random numbers), so the differences between budgets are smoother than the
-    widths themselves. The pilot's posterior is taken as the truth's distribution: if
-    the model is wrong, so is the plan (``ap_coverage`` near ``ci_prob`` only checks
+    The budgets and both predictions of one replicate share the simulated pool (common
+    random numbers): differences between budgets, and between the fresh and the extended
+    prediction, are smoother than the widths themselves. The extended prediction doubles
+    the cost (two fits per budget and replicate; each fit at ``n_pool = 2e5`` takes about
+    1.5 s). The pilot's posterior is taken as the truth's distribution: if the model is
+    wrong, so is the plan (``ap_coverage`` near ``ci_prob`` only checks
     self-consistency).
 
     Parameters
@@ -131,13 +176,15 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
         Scores of every pool item.
     budgets : int or array-like of int
         Total numbers of labelled items (pilot included) to evaluate; at least the
-        pilot's size and at most the pool. Sorted and deduplicated.
+        pilot's size (when it can be extended) and at most the pool. Sorted and
+        deduplicated.
     pilot : tuple (LabelSelection, array-like), optional
         A labelled selection already made: ``(selection, y_labels)`` with the labels of
         ``selection.indices``. Without it the pool is assumed binormal (``prevalence``,
         ``separation``) and no label is paid for yet.
     strategy : {"stratified", "random", "importance"}, default "stratified"
-        Strategy of the selections to come (see above).
+        Strategy of the fresh selections (and of the extension, which is only simulated
+        when the pilot has this strategy).
     ci_prob : float, default 0.9
         Probability of the planned intervals.
     recall : float in (0, 1), default 0.5
@@ -163,16 +210,21 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
     Returns
     -------
     pandas.DataFrame
-        Indexed by ``budget``, columns: ``n_new`` (labels still to buy),
-        ``ap_width`` (mean width of the ``ci_prob`` AP interval), ``ap_width_sd`` (its
-        spread over replicates), ``ap_width_se`` (Monte Carlo standard error of
-        ``ap_width``), ``ap_coverage`` (share of replicates whose interval covers the
-        simulated pool's AP), ``precision_at_recall_width`` (mean width of the
-        ``ci_prob`` interval of the pool's precision at ``recall``),
+        Indexed by ``budget``, columns: ``n_new`` (labels still to buy: ``budget`` minus
+        the pilot's size when the pilot is extended, else ``budget``), and for the fresh
+        selection ``ap_width`` (mean width of the ``ci_prob`` AP interval),
+        ``ap_width_sd`` (its spread over replicates), ``ap_width_se`` (Monte Carlo
+        standard error of ``ap_width``), ``ap_coverage`` (share of replicates whose
+        interval covers the simulated pool's AP), ``precision_at_recall_width`` (mean
+        width of the ``ci_prob`` interval of the pool's precision at ``recall``),
         ``n_labelled_positives`` (mean positives among the labelled items) and
         ``unreliable_fits`` (share of inner fits whose importance sampling had Pareto
-        ``k > 0.7``). ``attrs``: ``ci_prob``, ``ci_kind`` ("eti"), ``recall``,
-        ``strategy``, ``n_replicates``, ``n_pilot``, ``model`` (what was simulated).
+        ``k > 0.7``). With an extendable pilot, the same seven columns for the extended
+        pilot with the suffix ``_extended`` (``ap_width_extended``,
+        ``ap_width_extended_sd``, ``ap_width_extended_se``, ``ap_coverage_extended``,
+        ...). ``attrs``: ``ci_prob``, ``ci_kind`` ("eti"), ``recall``, ``strategy``,
+        ``n_replicates``, ``n_pilot``, ``extended`` (bool), ``model`` (what was
+        simulated).
 
     References
     ----------
@@ -192,6 +244,8 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
     ...                    random_seed=2)
     >>> list(plan.index), plan.index.name, bool(plan["ap_width"].iloc[1] < plan["ap_width"].iloc[0])
     ([150, 600], 'budget', True)
+    >>> bool(plan["ap_width_extended"].iloc[1] < plan["ap_width_extended"].iloc[0])
+    True
     """
     import pandas as pd
 
@@ -232,11 +286,9 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
         model = f"assumed binormal pool (prevalence={prev:.4g}, separation={float(sep):.4g})"
 
     n_b = budgets.size
-    width = np.full((n_b, n_rep), np.nan)
-    covers = np.zeros((n_b, n_rep))
-    prec_width = np.full((n_b, n_rep), np.nan)
-    n_pos = np.zeros((n_b, n_rep))
-    unreliable = np.zeros((n_b, n_rep))
+    # (fresh | extended) x (width, covers, precision width, positives, unreliable)
+    out = np.full((2, 5, n_b, n_rep), np.nan)
+    fit_args = {"draws": draws, "level": level, "recall": recall}
     progress = _Progress(n_b * n_rep, "plan_labels", progressbar)
     try:
         for r in range(n_rep):
@@ -252,57 +304,39 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
                 y_sim[int(np.argmax(logit_p))] = True  # an AP needs a positive
             truth = float(average_precision_score(y_sim, score))
             for b, budget in enumerate(budgets):
-                seed = int(rng.integers(2**63 - 1))
-                if extend and budget > n_pilot:
+                seed = int(rng.integers(2**63 - 4))
+                sel = select_labels(score, int(budget), strategy=strategy, random_seed=seed)
+                out[0, :, b, r] = _fit_width(score, sel, y_sim[sel.indices], truth,
+                                             seed=seed + 1, **fit_args)  # fmt: skip
+                if extend:
                     # a fresh stream per replicate (by default next_batch continues the
                     # selection's own stream: every replicate would get the same items)
-                    sel = sel0.next_batch(y0, int(budget - n_pilot), random_seed=seed)
-                elif extend:
-                    sel = sel0
-                else:
-                    sel = select_labels(score, int(budget), strategy=strategy, random_seed=seed)
-                labels = y_sim[sel.indices]
-                with warnings.catch_warnings(record=True) as caught:
-                    warnings.simplefilter("always", ConvergenceWarning)
-                    fit = fit_pool(score, sel, labels, draws=draws, chains=1, ci_prob=level,
-                                   random_seed=seed + 1)  # fmt: skip
-                unreliable[b, r] = any(issubclass(w.category, ConvergenceWarning) for w in caught)
-                ap = fit.average_precision().values.reshape(-1)
-                width[b, r], lo, hi = _width(ap, level)
-                covers[b, r] = lo <= truth <= hi
-                prec = fit.precision_at_recall([recall]).values.reshape(-1)
-                prec_width[b, r] = _width(prec, level)[0]
-                n_pos[b, r] = labels.sum()
+                    sel = (sel0.next_batch(y0, int(budget - n_pilot), random_seed=seed + 2)
+                           if budget > n_pilot else sel0)  # fmt: skip
+                    out[1, :, b, r] = _fit_width(score, sel, y_sim[sel.indices], truth,
+                                                 seed=seed + 3, **fit_args)  # fmt: skip
                 progress.update(r * n_b + b + 1)
     finally:
         progress.close()
-    sd = width.std(axis=1, ddof=1) if n_rep > 1 else np.full(n_b, np.nan)
-    frame = pd.DataFrame(
-        {
-            "n_new": budgets - n_pilot if extend else budgets,
-            "ap_width": width.mean(axis=1),
-            "ap_width_sd": sd,
-            "ap_width_se": sd / np.sqrt(n_rep),
-            "ap_coverage": covers.mean(axis=1),
-            "precision_at_recall_width": prec_width.mean(axis=1),
-            "n_labelled_positives": n_pos.mean(axis=1),
-            "unreliable_fits": unreliable.mean(axis=1),
-        },
-        index=pd.Index(budgets, name="budget"),
-    )
+    columns = {"n_new": budgets - n_pilot if extend else budgets}
+    columns.update(_summary(out[0], budgets, ""))
+    if extend:
+        columns.update(_summary(out[1], budgets, "_extended"))
+    frame = pd.DataFrame(columns, index=pd.Index(budgets, name="budget"))
     frame.attrs.update(
         ci_prob=level, ci_kind="eti", recall=recall, strategy=strategy, n_replicates=n_rep,
-        n_pilot=n_pilot, model=model,
+        n_pilot=n_pilot, extended=bool(extend), model=model,
     )  # fmt: skip
     return frame
 
 
-def budget_for_width(plan, target_width):
-    """Smallest budget whose planned ``ap_width`` reaches ``target_width``, or None.
+def budget_for_width(plan, target_width, *, column="ap_width"):
+    """Smallest budget whose planned width reaches ``target_width``, or None.
 
-    Interpolates ``log(ap_width)`` linearly in ``log(budget)`` between the planned
+    Interpolates ``log(plan[column])`` linearly in ``log(budget)`` between the planned
     budgets (widths fall roughly like ``budget^-1/2``); None when even the largest
-    planned budget is wider than the target.
+    planned budget is wider than the target. ``column="ap_width_extended"`` answers for
+    the pilot extended with ``next_batch`` (see :func:`plan_labels`).
 
     Examples
     --------
@@ -312,8 +346,10 @@ def budget_for_width(plan, target_width):
     >>> budget_for_width(plan, 0.2), budget_for_width(plan, 0.1) is None
     (400, True)
     """
+    if column not in plan:
+        raise ValueError(f"`column` must be a column of `plan`; got {column!r}")
     b = np.asarray(plan.index, dtype=np.float64)
-    w = np.asarray(plan["ap_width"], dtype=np.float64)
+    w = np.asarray(plan[column], dtype=np.float64)
     ok = np.isfinite(w) & (w > 0)
     b, w = b[ok], w[ok]
     if b.size == 0 or w.min() > target_width:

@@ -1,55 +1,62 @@
 """Does ``plan_labels`` predict the width of the pool-AP interval that 400 labels give?
 
 For each population, one pool of 200 000 scored items at prevalence 1% is drawn
-(:mod:`bayes_prc.populations`). For each of ``--pilots`` pilots (200 stratified labels,
-different seeds):
+(:mod:`bayes_prc.populations`). Measured once per population:
 
-- predicted: :func:`bayes_prc.plan_labels` at budget 400 from the pilot
-  (``n_replicates=20``, inner fits with 250 draws; the pilot extended by ``next_batch``);
-- measured: the mean width of :func:`bayes_prc.fit_pool`'s 90% equal-tailed AP interval
-  (default settings: 4 x 1000 draws) over ``--selections`` actual stratified selections of
-  400 items from the same pool, labelled with the pool's real labels.
+- ``fresh``: the mean width of :func:`bayes_prc.fit_pool`'s 90% equal-tailed AP interval
+  (default settings: 4 x 1000 draws) over ``--selections`` fresh stratified selections
+  of 400 items (``select_labels(s, 400)``), labelled with the pool's real labels (the
+  issue's acceptance: "over 100 selections ... plan_labels predicts the mean width").
 
-The acceptance of issue 16 asks ``|predicted / measured - 1| <= 0.25``.
+For each of ``--pilots`` pilots (200 stratified labels, different seeds):
 
-Command (about 4 min per population and pilot on one core)::
+- ``pred``: :func:`bayes_prc.plan_labels`'s ``ap_width`` at budget 400 from the pilot
+  (``n_replicates=20``, inner fits with 250 draws): the predicted width of a fresh
+  selection of 400;
+- ``pred_ext``: its ``ap_width_extended`` (same replicates): the predicted width of the
+  pilot extended by ``next_batch`` to 400;
+- ``ext``: the mean width measured on ``--extensions`` actual extensions of the pilot
+  to 400 by ``next_batch`` (different streams), labelled with the pool's real labels,
+  fit_pool defaults.
 
-    .venv/bin/python benchmarks/plan_labels_check.py --pilots 3 --selections 30
-    .venv/bin/python benchmarks/plan_labels_check.py --populations binormal --pilots 3 \
+The acceptance of issue 16 asks ``|pred / fresh - 1| <= 0.25``.
+
+Command (about 25 s per pilot plus 20 s per population on one core; 3 min in all)::
+
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/plan_labels_check.py --pilots 4 \
         --selections 30 --extensions 15
 
-Measured (seed 0; ``pred`` the prediction, ``+-`` its Monte Carlo standard error):
+Measured (seed 0; ``+-`` Monte Carlo standard errors; ``ratio`` = pred / fresh,
+``ratio_ext`` = pred_ext / ext):
 
-    population      pool AP       measured pilot           pred  ratio  cover
-    binormal         0.1103   0.0989+-0.004     0   0.0712+-0.003   0.72   0.95
-    binormal         0.1103   0.0989+-0.004     1   0.1172+-0.011   1.19   0.90
-    binormal         0.1103   0.0989+-0.004     2   0.1593+-0.012   1.61   0.95
-    gamma_skewed     0.0996   0.0906+-0.005     0   0.1120+-0.006   1.24   0.90
-    gamma_skewed     0.0996   0.0906+-0.005     1   0.1377+-0.011   1.52   0.90
-    gamma_skewed     0.0996   0.0906+-0.005     2   0.1337+-0.007   1.48   0.95
+    population    pool AP         fresh pilot          pred ratio      pred_ext           ext ratio_ext
+    binormal       0.1103 0.1020+-0.0040     0 0.0736+-0.0090  0.72 0.0652+-0.0043 0.0826+-0.0048      0.79
+    binormal       0.1103 0.1020+-0.0040     1 0.0822+-0.0069  0.81 0.1068+-0.0110 0.1131+-0.0048      0.94
+    binormal       0.1103 0.1020+-0.0040     2 0.1504+-0.0206  1.48 0.1519+-0.0094 0.1534+-0.0055      0.99
+    binormal       0.1103 0.1020+-0.0040     3 0.2434+-0.0256  2.39 0.2420+-0.0129 0.1659+-0.0121      1.46
+    # binormal: 110 s
+    gamma_skewed   0.0996 0.0942+-0.0053     0 0.0947+-0.0079  1.00 0.1152+-0.0052 0.1099+-0.0078      1.05
+    gamma_skewed   0.0996 0.0942+-0.0053     1 0.1077+-0.0109  1.14 0.1230+-0.0109 0.1255+-0.0091      0.98
+    gamma_skewed   0.0996 0.0942+-0.0053     2 0.1369+-0.0111  1.45 0.1500+-0.0102 0.1222+-0.0058      1.23
+    gamma_skewed   0.0996 0.0942+-0.0053     3 0.0643+-0.0038  0.68 0.0816+-0.0039 0.0931+-0.0029      0.88
+    # gamma_skewed: 83 s
+    # pred / fresh: 0.68-2.39 (mean 1.21; within 25%: 3 of 8); pred_ext / ext: 0.79-1.46 (mean 1.04; within 25%: 7 of 8)
 
-(``cover``: the share of simulated replicates whose interval covered the simulated
-pool's AP.) Against fresh selections of 400 the prediction is within 25% for 2 of 6
-pilots (mean ratio 1.29). But a pilot extended by ``next_batch`` (what the plan
-simulates, and what one would do) is not a fresh selection: its width depends on the
-pilot's strata and labels. Measured on the extended pilot itself (``--extensions 15``:
-15 extensions with the pool's real labels, fit_pool defaults)::
-
-    population      pilot   pred   extended  ratio
-    binormal            0   0.0712   0.0826   0.86
-    binormal            1   0.1172   0.1116   1.05
-    binormal            2   0.1593   0.1442   1.10
-
-All three within 25%: the plan predicts the width of the labelling it plans; the
-pilot-to-pilot spread is real (which 200 items were drawn first shapes the strata and
-the allocation of the rest).
+The extended prediction follows its target (7 of 8 pilots within 25%); the fresh
+prediction does not reach the acceptance's 25% for most pilots (3 of 8): with the model
+known (no pilot, a pool drawn from the assumed binormal model) it is within about 10%
+(tests/workflows/test_pool_plan.py), so the spread is what a 200-label pilot (a dozen
+or so positives) knows about the pool, not the simulation. An unlucky pilot also makes
+its own extension wider, which is why ``pred_ext / ext`` is tighter. Extending the pilot
+gave intervals 20-25% wider than a fresh selection of 400 (binormal 0.129 vs 0.102,
+gamma_skewed 0.113 vs 0.094, means over the four pilots): the pilot's strata were built
+for 200 labels.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from dataclasses import replace
 
 import numpy as np
 
@@ -64,37 +71,40 @@ def make_pool(name, n_pool=200_000, prevalence=0.01, seed=0):
     return np.asarray(y, dtype=bool), np.asarray(s, dtype=np.float64)
 
 
-def measured_width(y, s, budget, selections, seed):
-    """Mean (and standard error) of fit_pool's 90% AP interval width over selections."""
-    widths = []
-    for r in range(selections):
-        sel = bp.select_labels(s, budget, random_seed=10_000 * seed + r)
-        post = bp.fit_pool(s, sel, y[sel.indices], random_seed=r)
-        lo, hi = post.interval("average_precision", ci_prob=0.9, ci_kind="eti").values
-        widths.append(hi - lo)
+def _fit_width(y, s, sel, seed):
+    post = bp.fit_pool(s, sel, y[sel.indices], random_seed=seed)
+    lo, hi = post.interval("average_precision", ci_prob=0.9, ci_kind="eti").values
+    return float(hi - lo)
+
+
+def _mean_se(widths):
     w = np.asarray(widths)
     return float(w.mean()), float(w.std(ddof=1) / np.sqrt(w.size))
 
 
+def fresh_width(y, s, budget, selections, seed):
+    """Mean (and standard error) of the width over fresh stratified selections."""
+    return _mean_se(
+        [_fit_width(y, s, bp.select_labels(s, budget, random_seed=10_000 * seed + r), r)
+         for r in range(selections)]
+    )  # fmt: skip
+
+
 def extended_width(y, s, sel, budget, extensions):
-    """Mean width when the pilot is extended by next_batch with the pool's real labels."""
-    widths = []
+    """Mean (and standard error) of the width over next_batch extensions of the pilot."""
     y0 = y[sel.indices]
-    for r in range(extensions):
-        state = np.random.default_rng(r).bit_generator.state
-        ext = replace(sel, _rng_state=state).next_batch(y0, budget - sel.indices.size)
-        post = bp.fit_pool(s, ext, y[ext.indices], random_seed=r)
-        lo, hi = post.interval("average_precision", ci_prob=0.9, ci_kind="eti").values
-        widths.append(hi - lo)
-    return float(np.mean(widths))
+    return _mean_se(
+        [_fit_width(y, s, sel.next_batch(y0, budget - sel.indices.size, random_seed=r), r)
+         for r in range(extensions)]
+    )  # fmt: skip
 
 
 def predicted_width(y, s, sel, budget, seed, n_replicates=20):
-    pilot_size = sel.indices.size
-    plan = bp.plan_labels(s, [pilot_size, budget], pilot=(sel, y[sel.indices]),
+    plan = bp.plan_labels(s, [budget], pilot=(sel, y[sel.indices]),
                           n_replicates=n_replicates, random_seed=seed)  # fmt: skip
     row = plan.loc[budget]
-    return float(row["ap_width"]), float(row["ap_width_se"]), float(row["ap_coverage"])
+    return tuple(float(row[c]) for c in ("ap_width", "ap_width_se", "ap_width_extended",
+                                         "ap_width_extended_se"))  # fmt: skip
 
 
 def main(argv=None):
@@ -102,33 +112,34 @@ def main(argv=None):
     parser.add_argument("--populations", nargs="*", default=list(POPULATIONS))
     parser.add_argument("--pilots", type=int, default=3)
     parser.add_argument("--selections", type=int, default=30)
+    parser.add_argument("--extensions", type=int, default=15)
     parser.add_argument("--pilot-size", type=int, default=200)
     parser.add_argument("--budget", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--extensions",
-        type=int,
-        default=0,
-        help="also measure the pilot extended by next_batch (real labels)",
-    )
     args = parser.parse_args(argv)
-    print(f"{'population':14s} {'pool AP':>8s} {'measured':>14s} {'pilot':>5s} "
-          f"{'pred':>14s} {'ratio':>6s} {'cover':>6s} {'extended':>8s} {'ratio':>6s}")  # fmt: skip
+    print(f"{'population':13s} {'pool AP':>7s} {'fresh':>13s} {'pilot':>5s} {'pred':>13s} "
+          f"{'ratio':>5s} {'pred_ext':>13s} {'ext':>13s} {'ratio_ext':>9s}")  # fmt: skip
+    ratios, ratios_ext = [], []
     for name in args.populations:
         t0 = time.perf_counter()
         y, s = make_pool(name, seed=args.seed)
         ap = bp.average_precision_score(y, s)
-        m, m_se = measured_width(y, s, args.budget, args.selections, args.seed)
+        m, m_se = fresh_width(y, s, args.budget, args.selections, args.seed)
         for p in range(args.pilots):
             sel = bp.select_labels(s, args.pilot_size, random_seed=100 + p)
-            w, w_se, cover = predicted_width(y, s, sel, args.budget, 100 + p)
-            ext = ""
-            if args.extensions:
-                e = extended_width(y, s, sel, args.budget, args.extensions)
-                ext = f" {e:8.4f} {w / e:6.2f}"
-            print(f"{name:14s} {ap:8.4f} {m:8.4f}+-{m_se:.3f} {p:5d} {w:8.4f}+-{w_se:.3f} "
-                  f"{w / m:6.2f} {cover:6.2f}{ext}", flush=True)  # fmt: skip
+            w, w_se, we, we_se = predicted_width(y, s, sel, args.budget, 100 + p)
+            e, e_se = extended_width(y, s, sel, args.budget, args.extensions)
+            ratios.append(w / m)
+            ratios_ext.append(we / e)
+            print(f"{name:13s} {ap:7.4f} {m:.4f}+-{m_se:.4f} {p:5d} {w:.4f}+-{w_se:.4f} "
+                  f"{w / m:5.2f} {we:.4f}+-{we_se:.4f} {e:.4f}+-{e_se:.4f} {we / e:9.2f}",
+                  flush=True)  # fmt: skip
         print(f"# {name}: {time.perf_counter() - t0:.0f} s", flush=True)
+    r, re_ = np.asarray(ratios), np.asarray(ratios_ext)
+    print(f"# pred / fresh: {r.min():.2f}-{r.max():.2f} (mean {r.mean():.2f}; within 25%: "
+          f"{np.sum(np.abs(r - 1) <= 0.25)} of {r.size}); pred_ext / ext: "
+          f"{re_.min():.2f}-{re_.max():.2f} (mean {re_.mean():.2f}; within 25%: "
+          f"{np.sum(np.abs(re_ - 1) <= 0.25)} of {re_.size})")  # fmt: skip
 
 
 if __name__ == "__main__":

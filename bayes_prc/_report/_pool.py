@@ -3,7 +3,7 @@
 Presentation only: :func:`bayes_prc.pool.fit_pool` (the posterior of the pool's AP and
 PR curve), :func:`bayes_prc.pool.design_ap_interval` (the design-based estimate, side by
 side) and :func:`bayes_prc.plan_labels` (the verdict's "about N more labels would halve
-the width") compute; this module draws and writes. The all-labelled report
+the width", from its ``_extended`` prediction: this selection extended) compute; this module draws and writes. The all-labelled report
 (:func:`bayes_prc.report`) is unchanged.
 """
 
@@ -51,7 +51,9 @@ def compute_pool_report(y_score, selection, y_labels, *, ci_prob=0.9, random_see
                                   strategy=selection.strategy, ci_prob=ci_prob,
                                   n_replicates=plan_replicates, draws=200,
                                   progressbar=progressbar, random_seed=rng)  # fmt: skip
-            halve = budget_for_width(plan_df, (hi - lo) / 2)
+            # the verdict is about extending the labels already paid for
+            column = "ap_width_extended" if "ap_width_extended" in plan_df else "ap_width"
+            halve = budget_for_width(plan_df, (hi - lo) / 2, column=column)
     notes += sorted({f"{w.category.__name__}: {w.message}" for w in caught})
     return {
         "n_pool": int(n_pool), "n_labelled": int(n), "n_positives": int(np.sum(y)),
@@ -72,10 +74,12 @@ def _verdict(d):
     if d["plan"] is not None:
         if d["halve_budget"] is not None:
             more = d["halve_budget"] - d["n_labelled"]
-            text += f" About {more} more labels would halve the width (plan_labels)."
+            text += (f" About {more} more labels (extending this selection) would halve "
+                     "the width (plan_labels).")  # fmt: skip
         else:
             top = int(d["plan"].index.max())
-            text += f" Even {top} labels in all would not halve the width (plan_labels)."
+            text += (f" Even {top} labels in all (extending this selection) would not "
+                     "halve the width (plan_labels).")  # fmt: skip
     return text
 
 
@@ -104,7 +108,12 @@ def _figures(d):
         from ..plotting import LabelPlanDisplay
 
         fig, ax = _new_ax()
-        LabelPlanDisplay.from_plan(d["plan"], ax=ax)
+        plan = d["plan"]
+        LabelPlanDisplay.from_plan(plan, ax=ax, label="fresh selection of that size")
+        if "ap_width_extended" in plan:
+            LabelPlanDisplay(plan.index, plan["ap_width_extended"].to_numpy(),
+                             width_sd=plan["ap_width_extended_sd"].to_numpy()).plot(
+                ax=ax, color="C1", label="these labels extended (next_batch)")  # fmt: skip
         out["plan"] = svg(fig)
     return out
 
@@ -134,7 +143,9 @@ def _html(d, svgs, title, source):
     ]
     if "plan" in svgs:
         parts.append(f'<figure class="fig">{svgs["plan"]}<figcaption>Planned width of the '
-                     "AP interval against the total number of labels (plan_labels)"
+                     "AP interval against the total number of labels (plan_labels): a "
+                     "fresh selection designed for that many labels, and the labelled "
+                     "selection extended with next_batch (the verdict's prediction)"
                      "</figcaption></figure>")  # fmt: skip
     if notes:
         parts.append(f'<div class="warn"><ul>{notes}</ul></div>')
