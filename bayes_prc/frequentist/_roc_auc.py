@@ -217,20 +217,20 @@ def _auc_from_level_counts(cp, cn):
     return np.einsum("ij,ij->i", cp, below + 0.5 * cn) / (n_pos * n_neg)
 
 
-def _bootstrap_aucs(ranked, n_resamples, rng, progressbar):
+def _bootstrap_aucs(ranked, n_resamples, rng, progressbar, estimate):
     """Stratified bootstrap AUCs: the engine's draws, counted per distinct score.
 
     Below :data:`~._aggregate.AGGREGATE_MIN_ITEMS` items, replicate ``r`` is the AUC of
     row ``r`` of :func:`bayes_prc.bootstrap.stratified_indices` for the same seed
     (default memory budget). From that size on, each replicate's class counts are drawn
-    per score bin (:func:`_binned_bootstrap_aucs`), O(bins) instead of O(n).
+    per merged score bin (:func:`_merged_counts`, :func:`_binned_bootstrap_aucs`),
+    O(bins) instead of O(n); ``estimate`` (the data's exact AUC) sets the shift.
     """
+    if use_counts(ranked.n_samples):
+        cp, cn = _merged_counts(ranked, 2 * MAX_GROUPS)
+        return _binned_bootstrap_aucs(cp, cn, estimate, n_resamples, rng, progressbar)
     bins = _Bins(ranked)
     levels, pos_level, neg_level = bins.threshold_bins
-    if use_counts(bins.n):
-        cp = np.bincount(pos_level, minlength=levels.shape[0]).astype(np.float64)
-        cn = np.bincount(neg_level, minlength=levels.shape[0]).astype(np.float64)
-        return _binned_bootstrap_aucs(cp, cn, n_resamples, rng, progressbar)
     spec = (pos_level, neg_level, levels.shape[0])
     block = _block_size(bins.n, DEFAULT_MEMORY_BUDGET)
     progress = _Progress(n_resamples, "bootstrap", progressbar)
@@ -246,34 +246,49 @@ def _bootstrap_aucs(ranked, n_resamples, rng, progressbar):
     return np.clip(out, 0.0, 1.0, out=out)
 
 
-def _binned_bootstrap_aucs(cp, cn, n_resamples, rng, progressbar, max_bins=2 * MAX_GROUPS):
-    """Stratified bootstrap AUCs from class counts per score level (highest first).
+def _merged_counts(ranked, max_bins):
+    """Class counts in at most ``max_bins`` bins of whole tie groups, highest scores first.
 
-    Consecutive levels are merged into at most ``max_bins`` bins of about equal item
-    counts; each replicate draws its class counts per bin exactly
-    (:func:`~._aggregate.count_blocks`: a multinomial resample of each class, aggregated)
-    and its AUC counts the pairs within a bin as ties. The data's own AUC lost by the
-    merge (exact minus merged, on the data) is added back to every replicate, as the AP's
-    per-bin bootstrap does; what remains is the replicate-to-replicate change of the
-    within-bin pairs, at most the within-bin share of all pairs (about ``1 / max_bins``)
-    and in practice far smaller (``tests/frequentist/test_roc_auc_binned.py``).
+    An item's bin is ``floor(g * max_bins / n)`` with ``g`` the position (in the
+    descending order) where its tie group starts, so bins hold about ``n / max_bins``
+    items and never split tied scores; empty bins are dropped. O(n) after the cached
+    sort, a few n-sized arrays.
     """
-    total = cp + cn
-    before = np.cumsum(total) - total
-    merged = np.floor(before * (max_bins / total.sum())).astype(np.int64)
-    _, merged = np.unique(merged, return_inverse=True)
-    g = int(merged[-1]) + 1
-    cp_m = np.bincount(merged, weights=cp, minlength=g)
-    cn_m = np.bincount(merged, weights=cn, minlength=g)
-    shift = float(
-        _auc_from_level_counts(cp[None, :], cn[None, :])[0]
-        - _auc_from_level_counts(cp_m[None, :], cn_m[None, :])[0]
-    )
+    order = ranked.order
+    n = order.shape[0]
+    s = ranked.y_score[order]
+    start = np.empty(n, dtype=np.int64)  # where each item's tie group starts
+    start[:1] = 0
+    np.multiply(s[1:] != s[:-1], np.arange(1, n), out=start[1:])
+    del s
+    np.maximum.accumulate(start, out=start)
+    start *= max_bins
+    start //= n
+    lab = ranked.is_pos[order]
+    cp = np.bincount(start[lab], minlength=max_bins).astype(np.float64)
+    cn = np.bincount(start[~lab], minlength=max_bins).astype(np.float64)
+    keep = (cp + cn) > 0
+    return cp[keep], cn[keep]
+
+
+def _binned_bootstrap_aucs(cp, cn, exact_auc, n_resamples, rng, progressbar):
+    """Stratified bootstrap AUCs from class counts per score bin (highest first).
+
+    Each replicate draws its class counts per bin exactly
+    (:func:`~._aggregate.count_blocks`: a multinomial resample of each class,
+    aggregated) and its AUC counts the pairs within a bin as ties. The AUC the binning
+    loses on the data (``exact_auc`` minus the binned data's AUC) is added back to every
+    replicate, as the AP's per-bin bootstrap does; what remains is the
+    replicate-to-replicate change of the within-bin pairs, at most the within-bin share
+    of all pairs (about ``1 / bins``) and in practice far smaller
+    (``tests/frequentist/test_roc_auc_binned.py``).
+    """
+    shift = float(exact_auc - _auc_from_level_counts(cp[None, :], cn[None, :])[0])
     progress = _Progress(n_resamples, "bootstrap", progressbar)
     out = np.empty(n_resamples)
     start = 0
     try:
-        for rp, rn in count_blocks(cp_m, cn_m, n_resamples, rng, "stratified", progress):
+        for rp, rn in count_blocks(cp, cn, n_resamples, rng, "stratified", progress):
             out[start : start + rp.shape[0]] = _auc_from_level_counts(rp, rn) + shift
             start += rp.shape[0]
     finally:
@@ -464,7 +479,7 @@ def roc_auc_interval(
             **common,
         )
     rng = check_random_state(random_seed)
-    dist = _bootstrap_aucs(ranked, n_resamples, rng, progressbar)
+    dist = _bootstrap_aucs(ranked, n_resamples, rng, progressbar, estimate)
     if method == "bca":
         strata, sizes = [], []
         for v, size in ((comp.v10[0], m), (comp.v01[0], n)):

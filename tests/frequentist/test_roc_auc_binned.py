@@ -14,9 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 import bayes_prc as bp
+from bayes_prc.empirical import as_ranked
 from bayes_prc.frequentist._roc_auc import (
     _auc_from_level_counts,
     _binned_bootstrap_aucs,
+    _merged_counts,
 )
 
 
@@ -53,12 +55,32 @@ def test_merged_replicates_equal_full_resolution_replicates():
     assert err < 0.02 * np.std(reps_full, ddof=1), (err, np.std(reps_full, ddof=1))
 
 
+def test_merged_counts_are_whole_tie_groups_in_score_order():
+    """Reference: a plain loop over the distinct scores, highest first."""
+    rng = np.random.default_rng()
+    y = rng.random(3000) < 0.3
+    s = rng.integers(0, 50, 3000).astype(float)  # heavy ties
+    cp, cn = _merged_counts(as_ranked(y.astype(int), s), 8)
+    levels = np.unique(s)[::-1]
+    n_above = 0
+    bins = {}
+    for v in levels:  # a tie group's bin: where it starts in the descending order
+        b = n_above * 8 // s.size
+        bins.setdefault(b, [0, 0])
+        bins[b][0] += int(np.sum(y[s == v]))
+        bins[b][1] += int(np.sum(~y[s == v]))
+        n_above += int(np.sum(s == v))
+    ref = np.array([bins[b] for b in sorted(bins)], dtype=float)
+    np.testing.assert_array_equal(cp, ref[:, 0])
+    np.testing.assert_array_equal(cn, ref[:, 1])
+
+
 def test_binned_bootstrap_sd_matches_delong_and_the_public_path_uses_it():
     rng = np.random.default_rng()
     y, s = bp.Binormal(1.0, 1.0, 0.0, 1.0, 0.2).sample(150_000, random_seed=rng)
-    cp, cn = _level_counts(y, s)
-    dist = _binned_bootstrap_aucs(cp, cn, 400, rng, False)
     delong = bp.roc_auc_interval(y, s, method="delong")
+    cp, cn = _merged_counts(as_ranked(y, s), 4000)
+    dist = _binned_bootstrap_aucs(cp, cn, delong.estimate, 400, rng, False)
     assert abs(dist.std(ddof=1) / delong.standard_error - 1) < 0.15
     assert abs(dist.mean() - delong.estimate) < 5 * delong.standard_error / np.sqrt(400) + 1e-6
     boot = bp.roc_auc_interval(y, s, method="bootstrap", n_resamples=200, random_seed=rng)
