@@ -112,17 +112,9 @@ def read_table(path, label_col, score_col, *, delimiter=None, allow_empty=False)
             usecols=lambda c: str(c).strip() in wanted,
             **options,
         )
-    except UnicodeDecodeError:
-        raise CLIError(f"cannot read {path}: not a UTF-8 text (CSV) file") from None
-    except pd.errors.EmptyDataError:
-        raise CLIError(f"{path}: the file is empty") from None
-    except pd.errors.ParserError as err:
-        raise CLIError(f"{path}: cannot parse the file ({err})") from None
-    except OSError as err:
-        raise CLIError(f"cannot read {path}: {err.strerror or err}") from None
-    frame.columns = [str(c).strip() for c in frame.columns]
-    if len(frame) == 0:
-        raise CLIError(f"{path}: no data rows")
+    except (UnicodeDecodeError, pd.errors.EmptyDataError, pd.errors.ParserError, OSError) as err:
+        raise _csv_error(path, err) from None
+    _tidy_columns(frame, path)
     labels = frame[label_col].str.strip().to_numpy(dtype=str)
     empty = np.flatnonzero(labels == "")
     if empty.size and not allow_empty:
@@ -166,18 +158,30 @@ def read_frame(path, *, delimiter=None):
         sep = delimiter if delimiter is not None else sniff_delimiter(path)
         frame = pd.read_csv(path, sep=sep, encoding="utf-8-sig", skipinitialspace=True,
                             dtype=str, keep_default_na=False)  # fmt: skip
-    except UnicodeDecodeError:
-        raise CLIError(f"cannot read {path}: not a UTF-8 text (CSV) file") from None
-    except pd.errors.EmptyDataError:
-        raise CLIError(f"{path}: the file is empty") from None
-    except pd.errors.ParserError as err:
-        raise CLIError(f"{path}: cannot parse the file ({err})") from None
-    except OSError as err:
-        raise CLIError(f"cannot read {path}: {err.strerror or err}") from None
+    except (UnicodeDecodeError, pd.errors.EmptyDataError, pd.errors.ParserError, OSError) as err:
+        raise _csv_error(path, err) from None
+    _tidy_columns(frame, path)
+    return frame.apply(lambda c: c.str.strip()), sep
+
+
+def _csv_error(path, err):
+    """The one-line :class:`CLIError` for an exception pandas raised reading ``path``."""
+    import pandas as pd
+
+    if isinstance(err, UnicodeDecodeError):
+        return CLIError(f"cannot read {path}: not a UTF-8 text (CSV) file")
+    if isinstance(err, pd.errors.EmptyDataError):
+        return CLIError(f"{path}: the file is empty")
+    if isinstance(err, pd.errors.ParserError):
+        return CLIError(f"{path}: cannot parse the file ({err})")
+    return CLIError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}")
+
+
+def _tidy_columns(frame, path):
+    """Strip the column names; a frame without rows is an error."""
     frame.columns = [str(c).strip() for c in frame.columns]
     if len(frame) == 0:
         raise CLIError(f"{path}: no data rows")
-    return frame.apply(lambda c: c.str.strip()), sep
 
 
 def _check_columns(path, names, label_col, score_col, hint=""):

@@ -35,9 +35,8 @@ from .empirical import average_precision_score
 from .exceptions import ConvergenceWarning
 from .frequentist._design import (
     SELECTION_STRATEGIES,
-    LabelSelection,
-    _check_labels,
     _check_scores,
+    check_selection,
     select_labels,
 )
 from .frequentist._resample import _check_progressbar, _Progress
@@ -67,16 +66,8 @@ def _check_pilot(pilot, score):
             f"of its items; got {type(pilot).__name__}"
         )
     selection, y_labels = pilot
-    if not isinstance(selection, LabelSelection):
-        raise TypeError(
-            f"`pilot[0]` must be a LabelSelection (from select_labels); got {type(selection)}"
-        )
-    if score.shape[0] != selection.n_pool or not np.array_equal(score, selection.y_score):
-        raise ValueError(
-            "`y_score` must be the pool the pilot selection was drawn from (the same "
-            f"{selection.n_pool} scores in the same order)"
-        )
-    return selection, _check_labels(y_labels, selection.indices.size).astype(bool)
+    _, is_pos = check_selection(score, selection, y_labels, name="pilot[0]")
+    return selection, is_pos.astype(bool)
 
 
 def _assumed_logit(score, prevalence, separation):

@@ -28,7 +28,7 @@ import xarray as xr
 from scipy import special
 
 from .._validation import check_choice, check_int, check_probability, check_random_state
-from ..frequentist._design import LabelSelection, _check_labels, _check_scores
+from ..frequentist._design import check_selection
 from ._common import DEFAULT_RECALL, check_unit_grid, simultaneous_band
 from ._idata import SAMPLE_DIMS
 from ._pool_model import (
@@ -452,19 +452,7 @@ def fit_pool(y_score, selection, y_labels, *, method="laplace", priors=None, dra
     >>> bool(0 <= iv[0] < iv[1] <= 1)
     True
     """
-    if not isinstance(selection, LabelSelection):
-        raise TypeError(
-            f"`selection` must be a LabelSelection (from select_labels); got {type(selection)}"
-        )
-    score = _check_scores(y_score)
-    if score.shape[0] != selection.n_pool or not (
-        score is selection.y_score or np.array_equal(score, selection.y_score)
-    ):
-        raise ValueError(
-            "`y_score` must be the pool the selection was drawn from (the same "
-            f"{selection.n_pool} scores in the same order)"
-        )
-    is_pos = _check_labels(y_labels, selection.indices.size)
+    score, is_pos = check_selection(y_score, selection, y_labels)
     check_choice(method, "method", ("laplace", "nuts"))
     priors = PoolPriors.from_any(priors)
     draws, chains = check_int(draws, "draws"), check_int(chains, "chains")

@@ -253,6 +253,28 @@ def _check_labels(y_labels, n_selected):
     return check_binary_target(y, name="y_labels")[0]
 
 
+def check_selection(y_score, selection, y_labels, name="selection"):
+    """``(score, is_pos)`` of a pool, its selection and the selected items' labels.
+
+    The one check of the pool-label functions: ``selection`` is a :class:`LabelSelection`
+    drawn from exactly these scores, and ``y_labels`` holds one binary label per selected
+    item (errors name the parameter and the value).
+    """
+    if not isinstance(selection, LabelSelection):
+        raise TypeError(
+            f"`{name}` must be a LabelSelection (from select_labels); got {type(selection)}"
+        )
+    score = _check_scores(y_score)
+    if score.shape[0] != selection.n_pool or not (
+        score is selection.y_score or np.array_equal(score, selection.y_score)
+    ):
+        raise ValueError(
+            f"`y_score` must be the pool the {name} was drawn from (the same "
+            f"{selection.n_pool} scores in the same order)"
+        )
+    return score, _check_labels(y_labels, selection.indices.size)
+
+
 # --------------------------------------------------------------------------------------
 # allocation
 # --------------------------------------------------------------------------------------

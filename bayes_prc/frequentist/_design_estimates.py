@@ -15,7 +15,7 @@ import numpy as np
 from scipy import special
 
 from .._validation import check_choice, check_int, check_probability, check_random_state
-from ._design import LabelSelection, _check_labels, _check_scores, _ro
+from ._design import _ro, check_selection
 from ._results import IntervalResult
 
 __all__ = [
@@ -74,19 +74,7 @@ class _Design:
     """Validated labels of a selection, sorted by decreasing score, with pool counts."""
 
     def __init__(self, y_score, selection, y_labels):
-        if not isinstance(selection, LabelSelection):
-            raise TypeError(
-                f"`selection` must be a LabelSelection (from select_labels); got {type(selection)}"
-            )
-        score = _check_scores(y_score)
-        if score.shape[0] != selection.n_pool or not (
-            score is selection.y_score or np.array_equal(score, selection.y_score)
-        ):
-            raise ValueError(
-                "`y_score` must be the pool the selection was drawn from (the same "
-                f"{selection.n_pool} scores in the same order)"
-            )
-        is_pos = _check_labels(y_labels, selection.indices.size)
+        score, is_pos = check_selection(y_score, selection, y_labels)
         s = score[selection.indices].astype(np.float64)
         order = np.argsort(-s, kind="stable")
         self.selection = selection

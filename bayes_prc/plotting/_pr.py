@@ -315,25 +315,11 @@ class PRCurveDisplay:
         -------
         PRCurveDisplay
         """
-        recall = default_recall_grid() if recall is None else recall
-        band = posterior.pr_band(recall=recall, ci_prob=ci_prob, kind="pointwise")
-        prob = band.attrs["ci_prob"]
-        sim = (
-            posterior.pr_band(recall=recall, ci_prob=prob, kind="simultaneous")
-            if simultaneous
-            else None
-        )
         data = as_ranked(y_true, y_score, pos_label=pos_label)
         emp_p, emp_r = thin_curve(*precision_recall_curve(data, None)[:2])
         boot = cls._bootstrap_kwargs(bootstrap_band)
         disp = cls(
-            recall=band["recall"].values,
-            precision=band["median"].values,
-            lower=band["lower"].values,
-            upper=band["upper"].values,
-            simultaneous_lower=None if sim is None else sim["lower"].values,
-            simultaneous_upper=None if sim is None else sim["upper"].values,
-            ci_prob=prob,
+            **_posterior_bands(posterior, recall, ci_prob, simultaneous),
             empirical_recall=emp_r,
             empirical_precision=emp_p,
             prevalence=chance_baseline(data),
@@ -389,23 +375,9 @@ class PRCurveDisplay:
         >>> disp.empirical_recall is None, disp.lower.shape
         (True, (200,))
         """
-        recall = default_recall_grid() if recall is None else recall
-        band = posterior.pr_band(recall=recall, ci_prob=ci_prob, kind="pointwise")
-        prob = band.attrs["ci_prob"]
-        sim = (
-            posterior.pr_band(recall=recall, ci_prob=prob, kind="simultaneous")
-            if simultaneous
-            else None
-        )
         prevalence = float(posterior.idata["posterior"]["prevalence"].median())
         disp = cls(
-            recall=band["recall"].values,
-            precision=band["median"].values,
-            lower=band["lower"].values,
-            upper=band["upper"].values,
-            simultaneous_lower=None if sim is None else sim["lower"].values,
-            simultaneous_upper=None if sim is None else sim["upper"].values,
-            ci_prob=prob,
+            **_posterior_bands(posterior, recall, ci_prob, simultaneous),
             prevalence=prevalence,
             average_precision=float(posterior.average_precision().median()),
             name=name,
@@ -469,3 +441,24 @@ class PRCurveDisplay:
             "bootstrap_upper": hi,
             "bootstrap_label": label,
         }
+
+
+def _posterior_bands(posterior, recall, ci_prob, simultaneous):
+    """Constructor arguments of the posterior's pointwise (and simultaneous) band."""
+    recall = default_recall_grid() if recall is None else recall
+    band = posterior.pr_band(recall=recall, ci_prob=ci_prob, kind="pointwise")
+    prob = band.attrs["ci_prob"]
+    sim = (
+        posterior.pr_band(recall=recall, ci_prob=prob, kind="simultaneous")
+        if simultaneous
+        else None
+    )
+    return dict(
+        recall=band["recall"].values,
+        precision=band["median"].values,
+        lower=band["lower"].values,
+        upper=band["upper"].values,
+        simultaneous_lower=None if sim is None else sim["lower"].values,
+        simultaneous_upper=None if sim is None else sim["upper"].values,
+        ci_prob=prob,
+    )
