@@ -54,7 +54,7 @@ def _check_budgets(budgets, n_min, n_pool):
     if bad.size:
         what = f"the pilot's {n_min} labels" if n_min > 1 else "1"
         raise ValueError(
-            f"`budgets` must lie between {what} and the pool size {n_pool}; got {bad[0]!r}"
+            f"`budgets` must lie between {what} and the pool size {n_pool}; got {int(bad[0])}"
         )
     return np.unique(b).astype(np.int64)
 
