@@ -8,8 +8,9 @@ r"""Frequentist intervals for average precision, precision, recall and the PR cu
   confusion-matrix counts (every :func:`bayes_prc.intervals.proportion_interval` method,
   including the likelihood-ratio inversion of seed 002), a cheap stratified bootstrap, and
   seed 002's Monte Carlo construction of recall from precision and NPV.
-* :func:`bootstrap_pr_band`: pointwise bootstrap bands for the curve, on a recall grid or
-  on seed 001's common-threshold grid, as an :class:`xarray.Dataset`.
+* :func:`bootstrap_pr_band`: bootstrap bands for the curve (pointwise; simultaneous as a
+  depth envelope or a studentized sup-t band), on a recall grid or on seed 001's
+  common-threshold grid, as an :class:`xarray.Dataset`.
 
 Resampling goes through one engine (:mod:`bayes_prc.bootstrap`: sort once, count per
 replicate). Thresholds classify ``score >= threshold`` as positive throughout.
