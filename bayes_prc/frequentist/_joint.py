@@ -270,24 +270,23 @@ def _region(counts, threshold, method, level, grid_size):
     def stat_fn(p, r):
         return kernel(counts, p, r)
 
+    return _region_on_grid(
+        stat_fn, est, grid_size, counts, level=level, method=method, threshold=threshold,
+        cutoff=float(stats.chi2.ppf(level, df=2)), _center=est,
+    )  # fmt: skip
+
+
+def _region_on_grid(stat_fn, est, grid_size, counts, *, with_boundary=False, **fields):
+    """The :class:`PRJointRegion` of ``stat_fn`` evaluated on the grid around ``est``."""
     pg, rg = _grid(est[0], grid_size), _grid(est[1], grid_size)
     surface = stat_fn(pg[:, None], rg[None, :])
+    if with_boundary:
+        fields["_boundary_fn"] = _grid_interpolator(pg, rg, surface)
+    tp, fp, fn, tn = counts
     return PRJointRegion(
-        estimate=est,
-        level=level,
-        method=method,
-        threshold=threshold,
-        tp=tp,
-        fp=fp,
-        fn=fn,
-        tn=tn,
-        precision_grid=_frozen(pg),
-        recall_grid=_frozen(rg),
-        statistic=_frozen(surface),
-        cutoff=float(stats.chi2.ppf(level, df=2)),
-        _statistic_fn=stat_fn,
-        _center=est,
-    )
+        estimate=est, tp=tp, fp=fp, fn=fn, tn=tn, precision_grid=_frozen(pg),
+        recall_grid=_frozen(rg), statistic=_frozen(surface), _statistic_fn=stat_fn, **fields,
+    )  # fmt: skip
 
 
 def pr_joint_region(
@@ -487,22 +486,7 @@ def pr_joint_credible_region(
     cutoff = float(np.quantile(at_draws, level))
     center = tuple(float(x) for x in draws[np.argmin(at_draws)])
     est = tuple(float(x) for x in draws.mean(axis=0))
-    pg, rg = _grid(est[0], grid_size), _grid(est[1], grid_size)
-    surface = stat_fn(pg[:, None], rg[None, :])
-    return PRJointRegion(
-        estimate=est,
-        level=level,
-        method="dirichlet",
-        threshold=threshold,
-        tp=tp,
-        fp=fp,
-        fn=fn,
-        tn=tn,
-        precision_grid=_frozen(pg),
-        recall_grid=_frozen(rg),
-        statistic=_frozen(surface),
-        cutoff=cutoff,
-        _statistic_fn=stat_fn,
-        _center=center,
-        _boundary_fn=_grid_interpolator(pg, rg, surface),
-    )
+    return _region_on_grid(
+        stat_fn, est, grid_size, (tp, fp, fn, tn), with_boundary=True, level=level,
+        method="dirichlet", threshold=threshold, cutoff=cutoff, _center=center,
+    )  # fmt: skip
