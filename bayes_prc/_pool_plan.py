@@ -263,6 +263,7 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
         alpha = post.idata["posterior"]["alpha"].values.reshape(-1)
         log_slopes = post.idata["posterior"]["log_slopes"].values
         slopes = np.exp(log_slopes.reshape(alpha.size, -1))
+        floor = post.idata["posterior"]["floor"].values.reshape(-1)
         h = basis(pool_u(score.astype(np.float64)), post.knots, post.anchor)  # (n, K + 1)
         model = f"posterior of fit_pool on the pilot ({n_pilot} labels)"
     else:
@@ -286,9 +287,11 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
             if pilot is not None:
                 j = int(rng.integers(alpha.size))
                 logit_p = alpha[j] + h @ slopes[j]
+                p_sim = floor[j] + (1 - floor[j]) * special.expit(logit_p)
             else:
                 logit_p = fixed_logit
-            y_sim = rng.random(n_pool) < special.expit(logit_p)
+                p_sim = special.expit(logit_p)
+            y_sim = rng.random(n_pool) < p_sim
             if pilot is not None:
                 y_sim[sel0.indices] = y0
             if not y_sim.any():

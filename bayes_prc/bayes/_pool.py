@@ -5,7 +5,7 @@ labelled items; the design is ignorable) and its samplers are in :mod:`._pool_mo
 This module pushes each posterior draw through the pool.
 
 Pool quantities per draw. The labelled items keep their known labels; each unlabelled
-item is positive with its calibrated probability ``p_i = expit(f(u_i))``. The pool
+item is positive with its calibrated probability ``p_i = eps + (1 - eps) expit(f(u_i))``. The pool
 sorted by score is compressed into rank bins: one bin per item for the 1000 highest
 scores, then bins growing by 1% of their start rank (about 1500 bins for 2e5 items),
 never splitting tied scores. In bin ``b`` (items ``a+1 .. a+m``) the number of positives
@@ -35,6 +35,8 @@ from ._pool_model import (
     PoolData,
     PoolPriors,
     pool_u,
+    prevalence_estimate,
+    rate,
     sample_pool_laplace,
     sample_pool_nuts,
 )
@@ -158,8 +160,10 @@ class PoolPosterior:
     Attributes
     ----------
     idata : xarray.DataTree
-        Group ``posterior``: ``alpha``, ``log_slopes`` (dim ``segment``), ``f_knots``
-        (the log-odds at the knots, dim ``knot``), ``average_precision``, ``roc_auc``,
+        Group ``posterior``: ``alpha``, ``log_slopes`` (dim ``segment``), ``floor`` (the
+        score-independent positive rate ``eps``; 0 without a floor), ``f_knots``
+        (the log-odds of the monotone part at the knots, dim ``knot``),
+        ``average_precision``, ``roc_auc``,
         ``n_positives`` (positives in the pool) and ``prevalence``.
     method : {"laplace", "nuts"}
     ci_prob : float
@@ -191,6 +195,7 @@ class PoolPosterior:
         self._data, self._bins, self._seed = data, bins, noise_seed
         self._alpha = draws["alpha"]
         self._log_slopes = draws["log_slopes"]
+        self._floor = draws["floor"]
         shape = self._alpha.shape
         ap, auc, npos = [], [], []
         for c in self._chunks():
@@ -205,7 +210,8 @@ class PoolPosterior:
         derived["prevalence"] = derived["n_positives"] / bins.n
         flat_a, flat_l = self._flat()
         f_knots = data.f(flat_a, flat_l, data.knots).reshape(*shape, -1)
-        post = {"alpha": self._alpha, "log_slopes": self._log_slopes, "f_knots": f_knots}
+        post = {"alpha": self._alpha, "log_slopes": self._log_slopes, "floor": self._floor,
+                "f_knots": f_knots}  # fmt: skip
         tree = az.from_dict(
             {"posterior": {**post, **derived}},
             dims={"log_slopes": ["segment"], "f_knots": ["knot"]},
@@ -221,13 +227,15 @@ class PoolPosterior:
     def _flat(self):
         return self._alpha.reshape(-1), self._log_slopes.reshape(-1, self._log_slopes.shape[-1])
 
+    def _rates(self, u, sl=slice(None)):
+        """``P(y = 1)`` at ``u`` for the draws ``sl`` (flattened): (draws, u.size)."""
+        alpha, log_slopes = self._flat()
+        return rate(self._data.f(alpha[sl], log_slopes[sl], u), self._floor.reshape(-1)[sl])
+
     def _chunks(self):
         """Bin counts (chunk, B) for successive chunks of draws (deterministic noise)."""
-        alpha, log_slopes = self._flat()
-        for j, start in enumerate(range(0, alpha.size, _CHUNK)):
-            sl = slice(start, start + _CHUNK)
-            f = self._data.f(alpha[sl], log_slopes[sl], self._bins.u)
-            p = special.expit(f)
+        for j, start in enumerate(range(0, self._alpha.size, _CHUNK)):
+            p = self._rates(self._bins.u, slice(start, start + _CHUNK))
             rng = np.random.default_rng([self._seed, j]) if self.label_noise else None
             yield self._bins.counts(p, rng)
 
@@ -298,9 +306,7 @@ class PoolPosterior:
         n = asc.size
         rank = 0.5 * (np.searchsorted(asc, s, "left") + np.searchsorted(asc, s, "right")) + 0.5
         u = special.ndtri(np.clip(rank - 0.5, 0.5, n - 0.5) / n)
-        alpha, log_slopes = self._flat()
-        values = special.expit(self._data.f(alpha, log_slopes, u))
-        return self._da(values, "calibration", ("score",), {"score": s})
+        return self._da(self._rates(u), "calibration", ("score",), {"score": s})
 
     # --------------------------------------------------------------------------- bands
     def pr_band(self, recall=None, ci_prob=None, kind="pointwise"):
@@ -393,18 +399,22 @@ def fit_pool(y_score, selection, y_labels, *, method="laplace", priors=None, dra
 
     Model (:mod:`bayes_prc.bayes._pool_model`): the unknown is the calibration curve
     ``P(y = 1 | score)``, monotone non-decreasing in the score:
-    ``logit P(y = 1 | s) = f(u)`` with ``u = Phi^-1((pool rank - 1/2) / N)`` (ties
-    averaged, so any increasing transform of the scores gives the same fit) and ``f``
-    piecewise linear with ``K`` knots at quantiles of the labelled items' ``u`` and
-    positive slopes (log slopes a Gaussian random walk). The selection depends on the
+    ``P(y = 1 | s) = eps + (1 - eps) expit(f(u))`` with
+    ``u = Phi^-1((pool rank - 1/2) / N)`` (ties averaged, so any increasing transform of
+    the scores gives the same fit), ``f`` piecewise linear with ``K`` knots at quantiles
+    of the labelled items' ``u`` and positive slopes (log slopes a Gaussian random walk),
+    and a floor ``eps``: a positive rate that does not depend on the score (positives
+    the classifier cannot see), with a prior centred on 5% of the Horvitz-Thompson
+    prevalence (``priors.floor_share``; 0 removes it). The selection depends on the
     scores only (and, with ``next_batch``, on labels already seen), so the design is
     ignorable (Rubin 1976): the likelihood is the plain Bernoulli likelihood of the
-    labelled items; ``inclusion_prob`` is not used. Each draw labels the unlabelled
-    items with their calibrated probabilities (with Bernoulli noise when
+    labelled items; ``inclusion_prob`` only centres the floor's prior. Each draw labels
+    the unlabelled items with their calibrated probabilities (with Bernoulli noise when
     ``label_noise``), the labelled items keep their labels, and the pool's PR curve, AP
     (scikit-learn's definition) and ROC AUC follow (:mod:`bayes_prc.bayes._pool`).
-    Assumptions: the calibration is monotone in the score and smooth on the probit-rank
-    scale (``K + 1`` linear segments); labels are independent given the scores.
+    Assumptions: the calibration is a monotone curve, smooth on the probit-rank scale
+    (``K + 1`` linear segments), above a constant floor; labels are independent given
+    the scores.
 
     Parameters
     ----------
@@ -459,7 +469,9 @@ def fit_pool(y_score, selection, y_labels, *, method="laplace", priors=None, dra
     ci_prob = check_probability(ci_prob, "ci_prob")
     rng = check_random_state(random_seed)
     u_pool = pool_u(score.astype(np.float64))
-    data = PoolData(u_pool, np.asarray(selection.indices), is_pos, priors.n_knots)
+    prevalence = prevalence_estimate(is_pos, selection.inclusion_prob, selection.n_pool)
+    data = PoolData(u_pool, np.asarray(selection.indices), is_pos, priors.n_knots,
+                    prevalence=prevalence, floor_share=priors.floor_share)  # fmt: skip
     bins = PoolBins(score.astype(np.float64), u_pool, selection.indices, is_pos.astype(float))
     idata = importance = None
     if method == "laplace":

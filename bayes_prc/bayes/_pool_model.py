@@ -6,18 +6,30 @@ Model. Every score of the pool is known; the unknown is the calibration curve
 ``P(y = 1 | score)``, taken monotone non-decreasing in the score::
 
     u_i = Phi^-1((rank_i - 1/2) / N)        pool ranks of the scores (ties averaged)
-    logit P(y_i = 1) = f(u_i)
+    P(y_i = 1) = eps + (1 - eps) expit(f(u_i))
     f(u) = alpha + sum_j s_j (clip(u, e_j, e_{j+1}) - clip(c, e_j, e_{j+1}))
     alpha ~ Normal(intercept_loc, intercept_sd)              f at the anchor c
     log s_0 ~ Normal(log_slope_loc, log_slope_sd)
     log s_{j+1} - log s_j ~ Normal(0, log_slope_step_sd)     (random walk: smooth slopes)
-    y_i ~ Bernoulli(expit(f(u_i)))                           labelled items only
+    logit eps ~ Normal(logit(floor_share * pi_hat), floor_sd)   the floor
+    y_i ~ Bernoulli(P(y_i = 1))                              labelled items only
 
 ``f`` is piecewise linear in ``u`` with ``K`` knots ``e_1 < ... < e_K`` (``e_0 = -inf``,
 ``e_{K+1} = +inf``) at the ``j / (K + 1)`` quantiles of the labelled items' ``u``, so they
 sit where the labels are (the selection oversamples high scores); ``K + 1`` slopes
 ``s_j = exp(log s_j) > 0`` make ``f`` increasing. ``c`` is the labelled items' median
 ``u``. Ranks make the model invariant to monotone transforms of the scores.
+
+The floor ``eps`` is a positive rate that does not depend on the score: positives the
+classifier cannot see (a blind spot), spread over the whole pool, as the lower
+asymptote ("guess rate") of a psychometric function (Wichmann & Hill 2001). Without it
+a monotone curve forces the rate of the lowest scores towards zero, and a pool whose
+low scores still hold positives (a third of them, in the ``classifier_probabilities``
+population of :mod:`bayes_prc.populations`) gets a posterior of its number of positives,
+hence of its AP, that is confidently wrong. Its prior is centred on ``floor_share``
+times ``pi_hat``, the Horvitz-Thompson estimate of the pool's prevalence from the
+selection, so it is scale free: with no labelled positive among the low scores the
+floor stays a small fraction of the positives, and a few such positives raise it.
 
 Likelihood. The selection depends on the scores only (and, with ``next_batch``, on labels
 already observed), so the design is ignorable for likelihood inference (Rubin 1976): the
@@ -36,6 +48,8 @@ References
 .. [1] D. B. Rubin, "Inference and missing data", Biometrika 63 (1976) 581-592.
 .. [2] A. Vehtari, D. Simpson, A. Gelman, Y. Yao and J. Gabry, "Pareto smoothed
    importance sampling", J. Mach. Learn. Res. 25(72) (2024) 1-58.
+.. [3] F. A. Wichmann and N. J. Hill, "The psychometric function: I. Fitting, sampling,
+   and goodness of fit", Perception & Psychophysics 63 (2001) 1293-1313.
 """
 
 from __future__ import annotations
@@ -81,6 +95,13 @@ class PoolPriors(_Priors):
         pool: 97% and 93%).
     n_knots : int, default 6
         Number of knots ``K`` (``K + 1`` segments).
+    floor_share : float in [0, 1), default 0.05
+        Prior median of the floor ``eps`` as a share of the estimated prevalence
+        ``pi_hat``: ``logit eps ~ Normal(logit(floor_share * pi_hat), floor_sd)``.
+        ``0`` removes the floor (a strictly monotone calibration from 0).
+    floor_sd : float, default 2
+        Prior standard deviation of ``logit eps`` (90% of the prior within a factor of
+        about 27 of its median).
     """
 
     intercept_loc: float = -2.0
@@ -89,9 +110,14 @@ class PoolPriors(_Priors):
     log_slope_sd: float = 1.5
     log_slope_step_sd: float = 1.5
     n_knots: int = 6
+    floor_share: float = 0.05
+    floor_sd: float = 2.0
 
     def __post_init__(self):
-        self._check_fields(any_sign=("intercept_loc", "log_slope_loc"), integers=("n_knots",))
+        self._check_fields(any_sign=("intercept_loc", "log_slope_loc", "floor_share"),
+                           integers=("n_knots",))  # fmt: skip
+        if not 0.0 <= self.floor_share < 1.0:
+            raise ValueError(f"`priors.floor_share` must be in [0, 1); got {self.floor_share!r}")
 
 
 def pool_u(score):
@@ -108,10 +134,27 @@ def basis(u, knots, anchor):
     return np.clip(u, lo, hi) - np.clip(anchor, lo, hi)
 
 
-class PoolData:
-    """The labelled items on the model's scale: ``u``, labels, knots and basis."""
+def rate(f, floor):
+    """``P(y = 1) = floor + (1 - floor) expit(f)``; ``floor`` (S,) broadcast over ``f``."""
+    floor = np.asarray(floor, dtype=np.float64)[..., None]
+    return floor + (1.0 - floor) * special.expit(f)
 
-    def __init__(self, u_pool, indices, is_pos, n_knots):
+
+def prevalence_estimate(is_pos, inclusion_prob, n_pool):
+    """Horvitz-Thompson prevalence of the pool; half a positive when none is labelled."""
+    w = 1.0 / np.asarray(inclusion_prob, dtype=np.float64)
+    total = float(np.sum(w[is_pos])) if np.any(is_pos) else 0.5 * float(np.mean(w))
+    return min(total / n_pool, 0.5)
+
+
+class PoolData:
+    """The labelled items on the model's scale: ``u``, labels, knots, basis, floor prior.
+
+    ``prevalence`` (the Horvitz-Thompson estimate) centres the floor's prior; with
+    ``floor_share = 0`` there is no floor parameter.
+    """
+
+    def __init__(self, u_pool, indices, is_pos, n_knots, *, prevalence=0.01, floor_share=0.0):
         self.u_pool = u_pool
         self.indices = indices
         self.u = u_pool[indices]
@@ -120,49 +163,98 @@ class PoolData:
         self.knots = np.unique(np.quantile(self.u, levels))
         self.anchor = float(np.median(self.u))
         self.h = basis(self.u, self.knots, self.anchor)  # (n, K + 1)
+        self.has_floor = floor_share > 0
+        self.floor_loc = float(special.logit(floor_share * prevalence)) if self.has_floor else None
 
     def f(self, alpha, log_slopes, u):
         """``f(u)`` per draw: ``alpha`` (S,), ``log_slopes`` (S, K + 1) -> (S,) + u.shape."""
         b = basis(u, self.knots, self.anchor)
         return alpha[..., None] + np.exp(log_slopes) @ b.reshape(-1, b.shape[-1]).T
 
+    def split(self, theta):
+        """``(alpha, log_slopes, floor)`` of rows ``theta`` (floor 0 without one)."""
+        k = self.knots.size + 1
+        floor = special.expit(theta[:, k + 1]) if self.has_floor else np.zeros(theta.shape[0])
+        return theta[:, 0], theta[:, 1 : k + 1], floor
+
 
 # --------------------------------------------------------------------------------------
-# log posterior on theta = (alpha, log s_0, ..., log s_K)
+# log posterior on theta = (alpha, log s_0, ..., log s_K[, logit eps])
 # --------------------------------------------------------------------------------------
-def _prior_terms(theta, priors):
-    a, ls = theta[:, 0], theta[:, 1:]
+def _prior_terms(theta, data, priors):
+    k = data.knots.size + 1
+    a, ls = theta[:, 0], theta[:, 1 : k + 1]
     step = np.diff(ls, axis=1)
-    return (
+    out = (
         -0.5 * ((a - priors.intercept_loc) / priors.intercept_sd) ** 2
         - 0.5 * ((ls[:, 0] - priors.log_slope_loc) / priors.log_slope_sd) ** 2
         - 0.5 * np.sum(step * step, axis=1) / priors.log_slope_step_sd**2
     )
+    if data.has_floor:
+        out = out - 0.5 * ((theta[:, k + 1] - data.floor_loc) / priors.floor_sd) ** 2
+    return out
 
 
 def pool_log_posterior(theta, data, priors):
-    """Unnormalized log posterior of rows ``theta`` (S, K + 2); non-finite -> ``-inf``."""
+    """Unnormalized log posterior of rows ``theta`` (S, K + 2 [+ 1]); non-finite -> ``-inf``."""
     theta = np.atleast_2d(np.asarray(theta, dtype=np.float64))
+    k = data.knots.size + 1
     with np.errstate(over="ignore", invalid="ignore"):
-        f = theta[:, :1] + np.exp(theta[:, 1:]) @ data.h.T
-        ll = np.sum(data.y * f - np.logaddexp(0.0, f), axis=1)
-        out = ll + _prior_terms(theta, priors)
+        f = theta[:, :1] + np.exp(theta[:, 1 : k + 1]) @ data.h.T
+        if data.has_floor:
+            eta = theta[:, k + 1 : k + 2]
+            log_1m_eps = -np.logaddexp(0.0, eta)
+            log_q = log_1m_eps - np.logaddexp(0.0, f)  # log P(y = 0)
+            log_p = np.logaddexp(-np.logaddexp(0.0, -eta), log_1m_eps - np.logaddexp(0.0, -f))
+            ll = np.sum(data.y * log_p + (1.0 - data.y) * log_q, axis=1)
+        else:
+            ll = np.sum(data.y * f - np.logaddexp(0.0, f), axis=1)
+        out = ll + _prior_terms(theta, data, priors)
     out[~np.isfinite(out)] = -np.inf
     return out
 
 
+def _item_derivatives(f, eta, y):
+    """Per-item first and second derivatives of the log likelihood in ``f`` and ``eta``.
+
+    With ``P = eps + (1 - eps) sigma``: a negative contributes ``log(1 - eps) +
+    log(1 - sigma)``, a positive ``log P`` (derivatives through ``dP/df = (1 - eps)
+    sigma (1 - sigma)`` and ``dP/deta = eps (1 - eps) (1 - sigma)``).
+    """
+    sig = special.expit(f)
+    if eta is None:
+        return y - sig, -sig * (1 - sig), None, None, None
+    eps = special.expit(eta)
+    p = eps + (1 - eps) * sig
+    a = (1 - eps) * sig * (1 - sig)
+    b = eps * (1 - eps) * (1 - sig)
+    pos = y > 0
+    l_f = np.where(pos, a / p, -sig)
+    l_e = np.where(pos, b / p, -eps)
+    l_ff = np.where(pos, a * (1 - 2 * sig) / p - (a / p) ** 2, -sig * (1 - sig))
+    l_ee = np.where(pos, b * (1 - 2 * eps) / p - (b / p) ** 2, -eps * (1 - eps))
+    l_fe = np.where(pos, -eps * (1 - eps) * sig * (1 - sig) / p - a * b / p**2, 0.0)
+    return l_f, l_ff, l_e, l_ee, l_fe
+
+
 def _grad_hess(theta, data, priors):
     """Gradient and Hessian of the log posterior at one ``theta`` (analytic)."""
-    s = np.exp(theta[1:])
+    k = data.knots.size + 1
+    s = np.exp(theta[1 : k + 1])
     f = theta[0] + data.h @ s
-    p = special.expit(f)
-    r, v = data.y - p, p * (1 - p)
+    eta = theta[k + 1] if data.has_floor else None
+    l_f, l_ff, l_e, l_ee, l_fe = _item_derivatives(f, eta, data.y)
     d = np.concatenate([np.ones((data.h.shape[0], 1)), data.h * s], axis=1)  # df/dtheta
-    grad = d.T @ r
-    hess = -(d * v[:, None]).T @ d
-    hess[1:, 1:] += np.diag(data.h.T @ r * s)
-    k = s.size
-    # priors
+    m = theta.size
+    grad, hess = np.zeros(m), np.zeros((m, m))
+    grad[: k + 1] = d.T @ l_f
+    hess[: k + 1, : k + 1] = (d * l_ff[:, None]).T @ d
+    hess[1 : k + 1, 1 : k + 1] += np.diag(data.h.T @ l_f * s)
+    if data.has_floor:
+        grad[k + 1] = l_e.sum() - (eta - data.floor_loc) / priors.floor_sd**2
+        hess[k + 1, k + 1] = l_ee.sum() - 1 / priors.floor_sd**2
+        hess[: k + 1, k + 1] = hess[k + 1, : k + 1] = d.T @ l_fe
+    # priors of alpha and the log slopes
     grad[0] -= (theta[0] - priors.intercept_loc) / priors.intercept_sd**2
     hess[0, 0] -= 1 / priors.intercept_sd**2
     grad[1] -= (theta[1] - priors.log_slope_loc) / priors.log_slope_sd**2
@@ -175,15 +267,17 @@ def _grad_hess(theta, data, priors):
         lap[idx, idx + 1] -= 1
         lap[idx + 1, idx] -= 1
         lap /= priors.log_slope_step_sd**2
-        grad[1:] -= lap @ theta[1:]
-        hess[1:, 1:] -= lap
+        grad[1 : k + 1] -= lap @ theta[1 : k + 1]
+        hess[1 : k + 1, 1 : k + 1] -= lap
     return grad, hess
 
 
 def _mode(data, priors):
     k = data.knots.size + 1
-    rate = (data.y.sum() + 0.5) / (data.y.size + 1.0)
-    x0 = np.concatenate([[special.logit(rate)], np.full(k, priors.log_slope_loc)])
+    rate0 = (data.y.sum() + 0.5) / (data.y.size + 1.0)
+    x0 = np.concatenate([[special.logit(rate0)], np.full(k, priors.log_slope_loc)])
+    if data.has_floor:
+        x0 = np.append(x0, data.floor_loc)
 
     def fun(x):
         lp = pool_log_posterior(x, data, priors)[0]
@@ -208,8 +302,9 @@ def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
     Returns
     -------
     dict
-        ``alpha`` (chains, draws), ``log_slopes`` (chains, draws, K + 1) and
-        ``importance``: ``khat``, ``ess``, ``n_proposals``, ``mode``, ``adaptations``.
+        ``alpha`` (chains, draws), ``log_slopes`` (chains, draws, K + 1), ``floor``
+        (chains, draws; zeros without a floor) and ``importance``: ``khat``, ``ess``,
+        ``n_proposals``, ``mode``, ``adaptations``.
     """
     shape = (int(chains), int(draws))
     total = shape[0] * shape[1]
@@ -240,10 +335,11 @@ def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
         )
     w = np.exp(lw)
     pick = rng.permutation(_systematic(rng, w, total))
-    theta = x[pick]
+    alpha, log_slopes, floor = data.split(x[pick])
     return {
-        "alpha": theta[:, 0].reshape(shape),
-        "log_slopes": theta[:, 1:].reshape(*shape, -1),
+        "alpha": alpha.reshape(shape),
+        "log_slopes": log_slopes.reshape(*shape, -1),
+        "floor": floor.reshape(shape),
         "importance": {
             "khat": float(khat),
             "ess": float(1.0 / np.sum(w * w)),
@@ -255,12 +351,17 @@ def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
 
 
 def sample_prior(data, priors, size, rng):
-    """Prior draws of ``(alpha, log_slopes)`` (for prior predictive checks)."""
+    """Prior draws of ``(alpha, log_slopes, floor)`` (for prior predictive checks)."""
     k = data.knots.size + 1
     alpha = rng.normal(priors.intercept_loc, priors.intercept_sd, size)
     steps = rng.normal(0.0, priors.log_slope_step_sd, (size, k - 1))
     first = rng.normal(priors.log_slope_loc, priors.log_slope_sd, (size, 1))
-    return alpha, np.cumsum(np.concatenate([first, steps], axis=1), axis=1)
+    floor = (
+        special.expit(rng.normal(data.floor_loc, priors.floor_sd, size))
+        if data.has_floor
+        else np.zeros(size)
+    )
+    return alpha, np.cumsum(np.concatenate([first, steps], axis=1), axis=1), floor
 
 
 # --------------------------------------------------------------------------------------
@@ -284,7 +385,15 @@ def build_pool_model(data, priors):
             dims="segment",
         )
         f = alpha + pm.math.dot(h, pm.math.exp(log_slopes))
-        pm.Bernoulli("y", logit_p=f, observed=y, dims="item")
+        if data.has_floor:
+            # non-centred: the prior's centre is data (the model is compiled once)
+            loc = pm.Data("floor_loc", np.float64(data.floor_loc))
+            z = pm.Normal("logit_floor_z", 0.0, 1.0)
+            floor = pm.Deterministic("floor", pm.math.invlogit(loc + priors.floor_sd * z))
+            pm.Bernoulli("y", p=floor + (1 - floor) * pm.math.invlogit(f), observed=y,
+                         dims="item")  # fmt: skip
+        else:
+            pm.Bernoulli("y", logit_p=f, observed=y, dims="item")
     return model
 
 
@@ -293,13 +402,17 @@ def sample_pool_nuts(data, priors, *, rng, draws, chains, tune, progressbar, cor
     """NUTS draws of the PyMC model through the compiled-model cache."""
     from ._model import priors_key, sample_nuts
 
-    key = ("pool", data.knots.size, priors_key(priors))
+    key = ("pool", data.knots.size, data.has_floor, priors_key(priors))
+    values = {"basis": data.h, "labels": data.y.astype(np.int64)}
+    if data.has_floor:
+        values["floor_loc"] = np.float64(data.floor_loc)
     idata = sample_nuts(
-        key, lambda: build_pool_model(data, priors),
-        {"basis": data.h, "labels": data.y.astype(np.int64)},
+        key, lambda: build_pool_model(data, priors), values,
         rng=rng, draws=draws, chains=chains, tune=tune, progressbar=progressbar,
         cores=cores, target_accept=target_accept,
         coords={"item": np.arange(data.y.size)},
     )  # fmt: skip
     post = idata["posterior"]
-    return idata, {"alpha": post["alpha"].values, "log_slopes": post["log_slopes"].values}
+    alpha = post["alpha"].values
+    floor = post["floor"].values if data.has_floor else np.zeros_like(alpha)
+    return idata, {"alpha": alpha, "log_slopes": post["log_slopes"].values, "floor": floor}

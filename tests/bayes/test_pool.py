@@ -9,7 +9,15 @@ from scipy import special
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from bayes_prc.bayes._pool import PoolBins, fit_pool, pool_bins
-from bayes_prc.bayes._pool_model import PoolData, PoolPriors, pool_u, sample_prior
+from bayes_prc.bayes._pool_model import (
+    PoolData,
+    PoolPriors,
+    _grad_hess,
+    pool_log_posterior,
+    pool_u,
+    rate,
+    sample_prior,
+)
 from bayes_prc.frequentist._design import select_labels
 
 
@@ -109,7 +117,7 @@ def test_posterior_methods():
     assert np.all(cal.values[..., 1] >= cal.values[..., 0])  # monotone calibration
     summ = post.summary()
     assert "average_precision" in summ.index
-    assert set(post.idata["posterior"].data_vars) >= {"alpha", "log_slopes", "f_knots",
+    assert set(post.idata["posterior"].data_vars) >= {"alpha", "log_slopes", "f_knots", "floor",
                                                       "average_precision", "roc_auc"}  # fmt: skip
 
 
@@ -117,12 +125,64 @@ def test_prior_predictive_is_weakly_informative():
     # prior draws of the pool's prevalence spread from rare to common positives
     y, s = _pool(n=20_000)
     sel = select_labels(s, 300, random_seed=2)
-    data = PoolData(pool_u(s), sel.indices, y[sel.indices].astype(bool), 6)
-    alpha, log_slopes = sample_prior(data, PoolPriors(), 2000, np.random.default_rng(0))
+    data = PoolData(pool_u(s), sel.indices, y[sel.indices].astype(bool), 6,
+                    prevalence=0.02, floor_share=0.05)  # fmt: skip
+    alpha, log_slopes, floor = sample_prior(data, PoolPriors(), 2000, np.random.default_rng(0))
     u = pool_u(s)[::20]
-    prev = special.expit(data.f(alpha, log_slopes, u)).mean(axis=1)
+    prev = rate(data.f(alpha, log_slopes, u), floor).mean(axis=1)
     lo, hi = np.quantile(prev, [0.05, 0.95])
     assert lo < 0.01 and hi > 0.4
+    # the floor's prior median is floor_share x prevalence
+    assert np.median(floor) == pytest.approx(0.05 * 0.02, rel=0.1)
+
+
+@pytest.mark.parametrize("floor_share", [0.0, 0.05])
+def test_gradient_and_hessian_match_finite_differences(floor_share):
+    # reference: central differences of pool_log_posterior (step 1e-5; tolerance 1e-4
+    # relative to the largest entry: the differences' own error is ~1e-8)
+    y, s = _pool(n=5000, prevalence=0.05)
+    sel = select_labels(s, 200, random_seed=3)
+    data = PoolData(pool_u(s), sel.indices, y[sel.indices].astype(bool), 4,
+                    prevalence=0.05, floor_share=floor_share)  # fmt: skip
+    pri = PoolPriors()
+    k = data.knots.size + 1
+    theta = np.concatenate([[-2.5], np.linspace(-0.5, 0.4, k)])
+    if floor_share:
+        theta = np.append(theta, -6.0)
+    grad, hess = _grad_hess(theta, data, pri)
+    step = 1e-5
+    eye = np.eye(theta.size) * step
+    num_g = np.array(
+        [
+            (
+                pool_log_posterior(theta + e, data, pri)[0]
+                - pool_log_posterior(theta - e, data, pri)[0]
+            )
+            / (2 * step)
+            for e in eye
+        ]
+    )
+    num_h = np.array([(_grad_hess(theta + e, data, pri)[0]
+                       - _grad_hess(theta - e, data, pri)[0]) / (2 * step) for e in eye])  # fmt: skip
+    assert np.max(np.abs(grad - num_g)) < 1e-4 * max(1.0, np.abs(grad).max())
+    assert np.max(np.abs(hess - num_h)) < 1e-4 * np.abs(hess).max()
+
+
+def test_floor_is_optional_and_bounds_the_calibration():
+    # floor_share=0 is the strictly monotone model: no floor, and the calibration of the
+    # lowest score tends to 0; with the floor every rate is at least the draw's floor
+    y, s = _pool(n=20_000)
+    sel = select_labels(s, 300, random_seed=2)
+    kw = {"draws": 200, "chains": 2, "random_seed": 5}
+    none = fit_pool(s, sel, y[sel.indices], priors={"floor_share": 0.0}, **kw)
+    assert np.all(none.idata["posterior"]["floor"].values == 0)
+    post = fit_pool(s, sel, y[sel.indices], **kw)
+    floor = post.idata["posterior"]["floor"].values
+    assert np.all(floor > 0)
+    cal = post.calibration([s.min(), np.median(s)]).values
+    assert np.all(cal >= floor[..., None] - 1e-15)
+    with pytest.raises(ValueError, match="floor_share"):
+        PoolPriors(floor_share=1.0)
 
 
 def test_fast_sampler_matches_nuts():
@@ -135,7 +195,7 @@ def test_fast_sampler_matches_nuts():
     lab = y[sel.indices]
     fast = fit_pool(s, sel, lab, draws=1000, chains=4, random_seed=1)
     nuts = fit_pool(s, sel, lab, method="nuts", draws=500, chains=2, tune=500, random_seed=1)
-    for name in ("average_precision", "f_knots"):
+    for name in ("average_precision", "f_knots", "floor"):
         a = fast.idata["posterior"][name].values.reshape(4000, -1)
         b = nuts.idata["posterior"][name].values.reshape(1000, -1)
         se = np.sqrt(a.var(axis=0) / 800 + b.var(axis=0) / 500)
