@@ -84,7 +84,7 @@ def _verdict(d):
 
 
 def _rows(d):
-    rows = [("fit_pool (Bayesian, monotone calibration)", d["ap_mean"], d["ap_low"],
+    rows = [("fit_pool (Bayesian, monotone calibration + floor)", d["ap_mean"], d["ap_low"],
              d["ap_high"])]  # fmt: skip
     if d["design"] is not None:
         r = d["design"]
