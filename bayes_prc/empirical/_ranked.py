@@ -86,6 +86,16 @@ class Ranked:
         """``(fps, tps, thresholds)`` of :func:`binary_clf_counts`, computed once."""
         return binary_clf_counts(self.is_pos, self.y_score, self.sample_weight)
 
+    @cached_property
+    def derived(self):
+        """Memo of results computed from these data by upper layers, keyed by name.
+
+        A function that needs an expensive by-product of the data (e.g. DeLong's
+        components for every ROC AUC interval of a table) stores it here, so a prepared
+        object passed down to several calls computes it once. Empty at first.
+        """
+        return {}
+
 
 def as_ranked(y_true, y_score=None, *, pos_label=None, sample_weight=None):
     """Return ``y_true`` if it is a :class:`Ranked`, else validate into one.

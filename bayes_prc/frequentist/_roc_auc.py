@@ -445,7 +445,9 @@ def roc_auc_interval(
     _check_roc_data(ranked, sample_weight, method)
     is_pos, score = ranked.is_pos, ranked.y_score
     m, n = ranked.n_pos, ranked.n_neg
-    comp = _delong_components(is_pos, score)
+    comp = ranked.derived.get("delong_components")
+    if comp is None:  # once per prepared data: a table of intervals reuses it
+        comp = ranked.derived["delong_components"] = _delong_components(is_pos, score)
     estimate = float(comp.auc[0])
     common = dict(
         estimate=estimate, confidence_level=level, method=method, n_positives=m, n_negatives=n

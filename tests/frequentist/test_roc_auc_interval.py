@@ -255,3 +255,25 @@ def test_perfect_separation_warns_and_is_a_point(rng):
         assert res.estimate == res.low == res.high == 1.0 and res.standard_error == 0.0
     res = roc_auc_interval(y, s, method="bootstrap", n_resamples=20, random_seed=0)
     assert np.all(res.bootstrap_distribution == 1.0)
+
+
+def test_delong_components_computed_once_per_prepared_data(monkeypatch):
+    # a table of AUC intervals on one prepared object (compare_intervals, the report)
+    # sorts for DeLong's components once; the intervals are those of separate calls
+    import bayes_prc as bp
+    from bayes_prc.frequentist import _roc_auc
+
+    rng = np.random.default_rng(3)
+    y = rng.random(400) < 0.3
+    s = rng.normal(size=400) + y
+    calls = []
+    real = _roc_auc._delong_components
+    monkeypatch.setattr(_roc_auc, "_delong_components", lambda *a: calls.append(1) or real(*a))
+    table = bp.compare_intervals(y, s, metric="roc_auc", ci_prob=0.9, n_resamples=50, random_seed=0)
+    assert len(calls) == 1
+    for method in ("delong", "delong_logit", "hanley_mcneil"):
+        row = (
+            table.loc[method] if method in table.index else table[table["method"] == method].iloc[0]
+        )
+        ref = bp.roc_auc_interval(y, s, method=method, confidence_level=0.9)
+        assert (row["low"], row["high"]) == pytest.approx((ref.low, ref.high), rel=1e-12)
