@@ -120,7 +120,7 @@ def _summary(stats_, budgets, suffix):
 
 
 def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=0.9,
-                recall=0.5, n_replicates=20, draws=250, prevalence=None, separation=2.0,
+                recall=0.5, n_replicates=50, draws=250, prevalence=None, separation=2.0,
                 progressbar=False, random_seed=None):  # fmt: skip
     r"""Expected width of the pool-AP credible interval for each labelling budget.
 
@@ -156,10 +156,10 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
     The budgets and both predictions of one replicate share the simulated pool (common
     random numbers): differences between budgets, and between the fresh and the extended
     prediction, are smoother than the widths themselves. The extended prediction doubles
-    the cost (two fits per budget and replicate; each fit at ``n_pool = 2e5`` takes about
-    1.5 s). The pilot's posterior is taken as the truth's distribution: if the model is
-    wrong, so is the plan (``ap_coverage`` near ``ci_prob`` only checks
-    self-consistency).
+    the cost (two fits per budget and replicate; each fit, with its selection, takes about
+    0.3 s at ``n_pool = 2e5`` and 400 labels). The pilot's posterior is taken as the
+    truth's distribution: if the model is wrong, so is the plan (``ap_coverage`` near
+    ``ci_prob`` only checks self-consistency).
 
     Parameters
     ----------
@@ -180,9 +180,12 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
         Probability of the planned intervals.
     recall : float in (0, 1), default 0.5
         Recall at which the width of the precision interval is reported too.
-    n_replicates : int, default 20
+    n_replicates : int, default 50
         Replicates per budget: the Monte Carlo standard error of ``ap_width`` is
-        ``ap_width_sd / sqrt(n_replicates)`` (column ``ap_width_se``).
+        ``ap_width_sd / sqrt(n_replicates)`` (column ``ap_width_se``; with 50 replicates
+        about 6% of ``ap_width`` at 2e5 items, 1% prevalence and 400 labels, against
+        about 10% with 20). Each replicate costs one inner fit per budget (two with an
+        extendable pilot).
     draws : int, default 250
         Posterior draws of each inner fit (the interval width of a fit with 250 draws
         has a Monte Carlo error of a few percent, averaged away over replicates).
