@@ -27,17 +27,18 @@ import numpy as np
 
 from ._validation import (
     check_1d,
+    check_binary_target,
     check_finite_scores,
     check_int,
     check_probability,
     check_random_state,
+    check_rope,
 )
 from .frequentist._design import LabelSelection, _check_labels
 from .frequentist._design_estimates import _Design
 from .frequentist._results import IntervalResult
-from .paired import _check_rope
 
-__all__ = ["PoolComparison", "compare_pool"]
+__all__ = ["PoolComparison", "compare_on_selection", "compare_pool"]
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,45 @@ def compare_pool(score_a, score_b, selection, y_labels, *, rope=None, ci_prob=0.
     >>> bool(res.low <= res.estimate <= res.high), bool(res.prob_b_better > 0.9)
     (True, True)
     """
+    a, b = _check_pool_scores(score_a, score_b, selection)
+    is_pos = _check_labels(y_labels, selection.indices.size)
+    return _compare(a, b, selection, is_pos, rope=check_rope(rope),
+                    level=check_probability(ci_prob, "ci_prob"),
+                    n_resamples=check_int(n_resamples, "n_resamples"),
+                    rng=check_random_state(random_seed))  # fmt: skip
+
+
+def compare_on_selection(y_true, score_a, score_b, selection, *, rope, level, n_resamples,
+                         random_seed, pos_label, unsupported):  # fmt: skip
+    """:func:`compare_pool` behind ``compare_classifiers(..., selection=...)``.
+
+    ``y_true`` holds the labels of ``selection.indices`` (``pos_label`` as in
+    ``compare_classifiers``), ``score_a`` / ``score_b`` the two models' pool scores;
+    ``rope`` and ``level`` come validated. ``unsupported`` maps the names of
+    ``compare_classifiers``'s options that do not apply here to whether they were set.
+    """
+    given = [k for k, v in unsupported.items() if v]
+    if given:
+        raise ValueError(
+            "with `selection`, compare_classifiers compares the two pool APs by the "
+            "design-based paired bootstrap (bayes_prc.pool.compare_pool); these options do "
+            f"not apply: {', '.join(f'`{k}`' for k in given)}"
+        )
+    a, b = _check_pool_scores(score_a, score_b, selection)
+    y = check_1d(y_true, "y_true")
+    if y.shape[0] != selection.indices.size:
+        raise ValueError(
+            f"with `selection`, `y_true` must hold the labels of the selected items "
+            f"({selection.indices.size}, aligned with `selection.indices`); got "
+            f"{y.shape[0]} labels"
+        )
+    is_pos = check_binary_target(y, pos_label, name="y_true")[0]
+    return _compare(a, b, selection, is_pos, rope=rope, level=level,
+                    n_resamples=check_int(n_resamples, "n_resamples"),
+                    rng=check_random_state(random_seed))  # fmt: skip
+
+
+def _check_pool_scores(score_a, score_b, selection):
     if not isinstance(selection, LabelSelection):
         raise TypeError(
             f"`selection` must be a LabelSelection (from select_labels); got {type(selection)}"
@@ -182,13 +222,13 @@ def compare_pool(score_a, score_b, selection, y_labels, *, rope=None, ci_prob=0.
                 f"`{name}` must score the pool the selection was drawn from "
                 f"({selection.n_pool} items); got {s.shape[0]}"
             )
-    is_pos = _check_labels(y_labels, selection.indices.size)
+    return a, b
+
+
+def _compare(a, b, selection, is_pos, *, rope, level, n_resamples, rng):
+    """The paired comparison on validated pool scores and labels."""
     if not is_pos.any():
         raise ValueError("no positive among the labelled items: the pool APs are undefined")
-    rope = _check_rope(rope)
-    level = check_probability(ci_prob, "ci_prob")
-    n_resamples = check_int(n_resamples, "n_resamples")
-    rng = check_random_state(random_seed)
     designs, orders = [], []
     for s in (a, b):
         sel = replace(selection, y_score=s)  # the same items, seen through this score

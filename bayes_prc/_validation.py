@@ -355,3 +355,32 @@ def check_probability(value, name="confidence_level"):
     if not ok or not (0.0 < float(v) < 1.0):  # NaN fails the comparison
         raise ValueError(f"`{name}` must be a number in (0, 1); got {value!r}")
     return float(v)
+
+
+def check_rope(rope):
+    """A region of practical equivalence ``(low, high)`` of finite reals, or None.
+
+    Examples
+    --------
+    >>> from bayes_prc._validation import check_rope
+    >>> check_rope((-0.01, 0.01))
+    (-0.01, 0.01)
+    >>> check_rope((0.1, 0.0))
+    Traceback (most recent call last):
+    ...
+    ValueError: `rope` must be a pair (low, high) of finite numbers with low < high; got (0.1, 0.0)
+    """
+    if rope is None:
+        return None
+    msg = f"`rope` must be a pair (low, high) of finite numbers with low < high; got {rope!r}"
+    if isinstance(rope, (str, bytes)) or not hasattr(rope, "__len__") or len(rope) != 2:
+        raise ValueError(msg)
+    lo, hi = rope
+
+    def real(v):
+        return (isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+                and bool(np.isfinite(v)))  # fmt: skip
+
+    if not (real(lo) and real(hi) and lo < hi):
+        raise ValueError(msg)
+    return (float(lo), float(hi))

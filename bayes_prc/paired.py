@@ -36,13 +36,13 @@ References
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ._paired_tests import METRICS, check_metric_method, frequentist_fields
+from ._pool_compare import compare_on_selection
 from ._transforms import check_transform, transform_scores
 from ._validation import (
     check_1d,
@@ -53,6 +53,7 @@ from ._validation import (
     check_int,
     check_probability,
     check_random_state,
+    check_rope,
 )
 from .empirical import Ranked, average_precision_score, precision_at_recall
 from .frequentist._engine import _paired_replicates
@@ -194,14 +195,6 @@ class PairedComparison(IntervalResult):
 # --------------------------------------------------------------------------------------
 # input validation
 # --------------------------------------------------------------------------------------
-def _check_real(value):
-    return (
-        isinstance(value, numbers.Real)
-        and not isinstance(value, (bool, np.bool_))
-        and bool(np.isfinite(value))
-    )
-
-
 def _check_level(ci_prob, confidence_level):
     pairs = (("ci_prob", ci_prob), ("confidence_level", confidence_level))
     given = {k: check_probability(v, k) for k, v in pairs if v is not None}
@@ -211,18 +204,6 @@ def _check_level(ci_prob, confidence_level):
             f"ci_prob={ci_prob!r}, confidence_level={confidence_level!r}"
         )
     return next(iter(given.values())) if given else _DEFAULT_LEVEL
-
-
-def _check_rope(rope):
-    if rope is None:
-        return None
-    msg = f"`rope` must be a pair (low, high) of finite numbers with low < high; got {rope!r}"
-    if isinstance(rope, (str, bytes)) or not hasattr(rope, "__len__") or len(rope) != 2:
-        raise ValueError(msg)
-    lo, hi = rope
-    if not (_check_real(lo) and _check_real(hi) and lo < hi):
-        raise ValueError(msg)
-    return (float(lo), float(hi))
 
 
 def _compare_iv(y_true, score_a, score_b, pos_label):
@@ -283,6 +264,7 @@ def compare_classifiers(
     pos_label=None,
     random_seed=None,
     model="semiparametric",
+    selection=None,
 ):
     """Compare two classifiers' AP or ROC AUC on the same items: is B better than A?
 
@@ -370,6 +352,15 @@ def compare_classifiers(
         Positive label when ``y_true`` is not {0, 1} / {-1, 1}.
     random_seed : int, numpy.random.Generator or None
         Same seed, same result.
+    selection : LabelSelection, optional
+        Both models scored a whole pool and only ``selection``'s items
+        (:func:`bayes_prc.pool.select_labels`) are labelled: ``score_a``, ``score_b``
+        are the pool scores, ``y_true`` the labels of ``selection.indices``. The pool
+        APs are compared by :func:`bayes_prc.pool.compare_pool` (design-based paired
+        bootstrap, stratified Bayesian bootstrap for ``prob_b_better`` and ``rope``),
+        which returns a :class:`~bayes_prc.pool.PoolComparison`; ``metric``,
+        ``method``, ``recall``, ``transform``, ``priors``, ``model`` and
+        ``bayes_method`` must keep their defaults.
 
     Returns
     -------
@@ -455,7 +446,16 @@ def compare_classifiers(
     check_transform(transform)
     check_choice(model, "model", ("semiparametric", "parametric"))
     level = _check_level(ci_prob, confidence_level)
-    rope = _check_rope(rope)
+    rope = check_rope(rope)
+    if selection is not None:
+        return compare_on_selection(
+            y_true, score_a, score_b, selection, rope=rope, level=level,
+            n_resamples=n_resamples, random_seed=random_seed, pos_label=pos_label,
+            unsupported={"metric": metric != "average_precision", "method": method is not None,
+                         "recall": recall is not None, "transform": transform is not None,
+                         "priors": priors is not None, "model": model != "semiparametric",
+                         "bayes_method": bayes_method != "exact"},
+        )  # fmt: skip
     recall = None if recall is None else check_probability(recall, "recall")
     method = check_metric_method(metric, method, recall, rope)
     n_resamples = check_int(n_resamples, "n_resamples")
