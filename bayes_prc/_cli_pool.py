@@ -195,7 +195,7 @@ def run_pool_report(args, output):
     try:
         pi = pi_raw.astype(np.float64)
     except ValueError:
-        bad = next(v for v in pi_raw if not _is_float(v))
+        bad = str(next(v for v in pi_raw if not _is_float(v)))
         raise CLIError(f"{args.file}: inclusion probability {bad!r} in column {inc_col!r} "
                        "is not a number (every labelled row needs one)") from None  # fmt: skip
     strata = None

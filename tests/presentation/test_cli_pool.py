@@ -109,3 +109,11 @@ def test_pool_report_end_to_end(tmp_path):
     res = run("report", str(tmp_path / "noinc.csv"), "--score", "prob", "--label", "label",
               "-o", str(out2))  # fmt: skip
     assert res.returncode == 2 and "--inclusion-prob" in res.stderr and not out2.exists()
+    # a labelled row without its inclusion probability: named, shown as the user wrote it
+    blank = full.copy()
+    blank.loc[rows[0], "inclusion_prob"] = ""
+    blank.to_csv(tmp_path / "blank.csv", index=False)
+    res = run("report", str(tmp_path / "blank.csv"), "--score", "prob", "--label", "label",
+              "-o", str(out2))  # fmt: skip
+    assert res.returncode == 2 and not out2.exists()
+    assert "inclusion probability '' in column 'inclusion_prob' is not a number" in res.stderr
