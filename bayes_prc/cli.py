@@ -344,10 +344,19 @@ def _cmd_summary(args):
     return 0
 
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows defaults, except None (those options say in words what happens without them)."""
+
+    def _get_help_string(self, action):
+        if action.default is None:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def build_parser():
     from .datasets import list_examples
 
-    fmt = argparse.ArgumentDefaultsHelpFormatter
+    fmt = _HelpFormatter
     parser = argparse.ArgumentParser(
         prog="bayes-prc",
         description="How much to trust a precision-recall curve: Bayesian binormal credible "
