@@ -62,11 +62,12 @@ def test_bad_input(rng):
 
 def test_paired_interval_covers_the_pool_difference(rng):
     # one pool, 200 stratified selections of 300 on the mean rank; target: the exact
-    # pool AP difference. Measured (4 x 300-400 selections, prevalence 3-5%): coverage
-    # 0.81-0.85 of the nominal 0.90 (the percentile bootstrap of a ratio estimator with
-    # few positives per stratum undercovers; docs/pool.md says so). Binomial sd at 0.83
-    # over 200 selections: 0.027, so [0.75, 0.96] is 3 sd below and far above; an
-    # unpaired or mis-weighted bootstrap would move it.
+    # pool AP difference. Measured (benchmarks/coverage_pool_compare.py, 300 selections,
+    # prevalence 3-5%): coverage 0.87-0.88 of the nominal 0.90, 0.83-0.84 at 1% (the
+    # percentile bootstrap of a ratio estimator with few positives per stratum
+    # undercovers; docs/pool.md says so; earlier runs on other pools: 0.81-0.85). Binomial
+    # sd at 0.83 over 200 selections: 0.027, so [0.75, 0.96] is 3 sd below the lowest and
+    # 3 sd above the highest; an unpaired or mis-weighted bootstrap would move it.
     y, a, b = _two_models(rng, 20_000, prevalence=0.03)
     target = bp.average_precision_score(y, b) - bp.average_precision_score(y, a)
     mean_rank = (rankdata(a) + rankdata(b)) / 2
