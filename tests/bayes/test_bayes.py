@@ -327,16 +327,23 @@ def test_simulation_based_calibration_exact():
     """SBC of the exact fit: 200 replications, 19 draws -> 20 rank bins.
 
     Chi-square test of uniform ranks per quantity at level 2.5e-4 (1e-3 over 4 tests).
+    A calibrated sampler still fails that about once in 1000 runs (400 runs of 4 tests
+    gave one p below 2.5e-4, and p-values otherwise uniform), so a quantity that fails is
+    tested again on a fresh, independent set of 200 replications and must pass there: a
+    false alarm then needs two (about 2.5e-7), while a miscalibration fails both.
     """
-    ranks = _sbc_ranks(
-        200,
-        40,
-        19,
-        np.random.default_rng(),
-        {"model": "parametric", "method": "exact", "chains": 1},
-    )
-    for q, r in ranks.items():
-        assert stats.chisquare(np.bincount(r, minlength=20)).pvalue > 2.5e-4, q
+    rng = np.random.default_rng()
+    kw = {"model": "parametric", "method": "exact", "chains": 1}
+
+    def uniform_p(r):
+        return stats.chisquare(np.bincount(r, minlength=20)).pvalue
+
+    ranks = _sbc_ranks(200, 40, 19, rng, kw)
+    suspects = [q for q, r in ranks.items() if uniform_p(r) <= 2.5e-4]
+    if suspects:
+        again = _sbc_ranks(200, 40, 19, rng, kw)
+        for q in suspects:
+            assert uniform_p(again[q]) > 2.5e-4, q
 
 
 @pytest.mark.slow
