@@ -27,7 +27,6 @@ import numpy as np
 
 from ._validation import (
     check_1d,
-    check_binary_target,
     check_finite_scores,
     check_int,
     check_probability,
@@ -196,14 +195,7 @@ def compare_on_selection(y_true, score_a, score_b, selection, *, rope, level, n_
             f"not apply: {', '.join(f'`{k}`' for k in given)}"
         )
     a, b = _check_pool_scores(score_a, score_b, selection)
-    y = check_1d(y_true, "y_true")
-    if y.shape[0] != selection.indices.size:
-        raise ValueError(
-            f"with `selection`, `y_true` must hold the labels of the selected items "
-            f"({selection.indices.size}, aligned with `selection.indices`); got "
-            f"{y.shape[0]} labels"
-        )
-    is_pos = check_binary_target(y, pos_label, name="y_true")[0]
+    is_pos = _check_labels(y_true, selection.indices.size, name="y_true", pos_label=pos_label)
     return _compare(a, b, selection, is_pos, rope=rope, level=level,
                     n_resamples=check_int(n_resamples, "n_resamples"),
                     rng=check_random_state(random_seed))  # fmt: skip

@@ -244,15 +244,16 @@ def _check_budget(budget, n_pool, name="budget"):
     return int(budget)
 
 
-def _check_labels(y_labels, n_selected):
-    y = check_1d(y_labels, "y_labels")
+def _check_labels(y_labels, n_selected, *, name="y_labels", pos_label=None):
+    """Positive mask of the selected items' labels (``name`` is the caller's parameter)."""
+    y = check_1d(y_labels, name)
     if y.shape[0] != n_selected:
         raise ValueError(
-            f"`y_labels` must hold one label per selected item ({n_selected}, aligned with "
-            f"`selection.indices`); got {y.shape[0]} labels. Labels for unselected items "
-            "cannot be used: pass `y[selection.indices]`"
+            f"`{name}` must hold the labels of the selected items, one label per selected "
+            f"item ({n_selected}, aligned with `selection.indices`); got {y.shape[0]} "
+            "labels. Labels for unselected items cannot be used: pass `y[selection.indices]`"
         )
-    return check_binary_target(y, name="y_labels")[0]
+    return check_binary_target(y, pos_label, name=name)[0]
 
 
 def check_selection(y_score, selection, y_labels, name="selection"):
