@@ -81,6 +81,13 @@ def _check_ci_prob(ci_prob):
     return float(ci_prob)
 
 
+def _separated(is_pos, score):
+    """Every positive scored above every negative (both classes present)."""
+    if not 0 < int(is_pos.sum()) < is_pos.size:
+        return False
+    return bool(score[is_pos].min() > score[~is_pos].max())
+
+
 def _frame(rows, attrs):
     import pandas as pd
 
@@ -172,7 +179,8 @@ def compare_intervals(
         Bayesian rows as above for the model's ROC AUC (``post.interval("roc_auc")``);
         ``estimator`` must stay at its default. A row the data cannot give (DeLong with
         fewer than 2 items in a class) is left out with a note. ``recommended`` is
-        DeLong's logit-scale row (:func:`~bayes_prc._compare_auc.recommend_auc_interval`).
+        chosen by :func:`~bayes_prc._compare_auc.recommend_auc_interval` (DeLong's logit-scale
+        row, or the rank-based ETI with few items in a class or separated classes).
 
     Returns
     -------
@@ -241,6 +249,7 @@ def compare_intervals(
         attrs["empirical_estimate"] = roc_auc_score(ranked, None) if both else np.nan
     else:
         attrs["empirical_estimate"] = _auc_pr_validated(is_pos, score, None, estimator)
+    attrs["separated"] = _separated(is_pos, score)
     fits = {}
     for method, seed in zip(methods, seeds[: len(methods)], strict=True):
         family = method.rsplit("_", 1)[0]
@@ -301,9 +310,14 @@ def compare_intervals(
         attrs["diagnostics"] = first.diagnostics()
     available = [r["method"] for r in rows]
     attrs["recommended"], attrs["recommendation"] = (
-        recommend_auc_interval(available, attrs["fit_checks"])
+        recommend_auc_interval(
+            available,
+            attrs["fit_checks"],
+            min(n_pos, len(is_pos) - n_pos),
+            separated=attrs["separated"],
+        )
         if auc
-        else recommend_interval(available, attrs["fit_checks"], n_pos)
+        else recommend_interval(available, attrs["fit_checks"], n_pos, separated=attrs["separated"])
     )
     return _frame(rows, attrs)
 
@@ -340,19 +354,36 @@ def _bayes_row(method, post, ci_prob, metric="average_precision"):
     }
 
 
-#: Fallback order when no Bayesian model passes its fit check.
+#: Fallback order when no Bayesian model can be quoted.
 _FALLBACK = ("logit", "bayesian_bootstrap", "binomial", "bootstrap", "bca", "cross_validation")
 
 
-def recommend_interval(available, fit_checks, n_pos):
+def _check_phrase(check):
+    """How a model's fit check came out, for a recommendation sentence."""
+    if check.grade == "inconclusive":
+        return "its fit check is inconclusive at this sample size (no evidence against it)"
+    return f"it passes its fit check (p = {check.p_value:.2f})"
+
+
+def recommend_interval(available, fit_checks, n_pos, *, separated=False):
     """The AP interval to quote, and why (one sentence).
 
-    Rules, from the coverage tables of ``docs/coverage.md``: the rank-based binormal ETI
-    when its fit check passes (it covered close to nominal on classifier probabilities,
-    skewed and beta scores); else the rank-based flexible ETI when it passes its check;
-    else the parametric ETI only if it is the only Bayesian row and passes its check;
-    else Boyd et al.'s logit interval (the most robust frequentist row), then the
-    Bayesian bootstrap. A model whose check fails is never recommended.
+    The rule depends only on the data's situation, never on the realized widths of the
+    stochastic rows, so the same data give the same row for every ``random_seed``:
+
+    1. Fewer than 2 positives: no model; Boyd et al.'s logit interval.
+    2. Separated classes (every positive scored above every negative, empirical AP = 1):
+       the logit interval. Every resampling row collapses to [1, 1] there, and the
+       rank-based posterior, whose likelihood is flat towards perfect separation, covered
+       only 53-78% of such test sets; the logit interval stays wide and covered
+       (``docs/coverage.md``).
+    3. The rank-based binormal model's fit check passes or is inconclusive (too few items
+       of a class to test it): its equal-tailed interval, the narrowest row that covered
+       close to nominal on non-normal populations and real classifiers.
+    4. It fails and the rank-based flexible model is in the table and passes: its ETI.
+    5. The parametric ETI when it is the only Bayesian row and its check does not fail.
+    6. Else the logit interval, then the Bayesian bootstrap. A model whose check fails is
+       never recommended.
 
     Parameters
     ----------
@@ -361,45 +392,52 @@ def recommend_interval(available, fit_checks, n_pos):
     fit_checks : dict
         Model name -> :class:`FitCheck`.
     n_pos : int
+    separated : bool, default False
+        Every positive is scored above every negative.
 
     Returns
     -------
     (str or None, str)
     """
 
-    def ok(model):
-        check = fit_checks.get(model)
-        return check is not None and check.passed
+    def fallback(reason):
+        for row in _FALLBACK:
+            if row in available:
+                return row, f"Quote the {_LABELS[row]} interval: {reason}."
+        return None, f"No interval to recommend: {reason}."
 
-    for model, row, why in (
-        ("semiparametric", "semiparametric_eti",
-         "the rank-based binormal model passes its fit check, uses only the order of the "
-         "scores, and its equal-tailed interval covered close to its nominal level on "
-         "non-normal score populations"),
-        ("flexible", "flexible_eti",
-         "the binormal ROC fails its fit check but the flexible rank-based ROC model "
-         "passes it"),
-    ):  # fmt: skip
-        if row in available and ok(model):
-            return row, f"Quote the {_LABELS[row]} interval: {why}."
+    if n_pos < 2:
+        few = "is only 1 positive" if n_pos == 1 else f"are only {n_pos} positives"
+        return fallback(f"there {few}, too few for a model")
+    if separated and "logit" in available:
+        return "logit", (
+            f"Quote the {_LABELS['logit']} interval: every positive is scored above every "
+            "negative, where resampling intervals collapse to [1, 1] and the model-based "
+            "intervals are too narrow; the logit interval covers there"
+        ) + "."
+    for model, row in (("semiparametric", "semiparametric_eti"), ("flexible", "flexible_eti")):
+        check = fit_checks.get(model)
+        if row in available and check is not None and check.passed:
+            why = (
+                "uses only the order of the scores, and its equal-tailed interval covered "
+                "close to its nominal level on non-normal score populations"
+            )
+            if model == "flexible":
+                why = "the binormal ROC fails its fit check"
+            return row, f"Quote the {_LABELS[row]} interval: {_check_phrase(check)}; {why}."
     bayes_rows = [r for r in available if r.split("_")[0] in ("semiparametric", "flexible")]
-    if not bayes_rows and "binormal_eti" in available and ok("parametric"):
+    check = fit_checks.get("parametric")
+    if not bayes_rows and "binormal_eti" in available and check is not None and check.passed:
         return "binormal_eti", (
             f"Quote the {_LABELS['binormal_eti']} interval: it is the only Bayesian row "
-            "and the parametric model passes its fit check."
+            f"and {_check_phrase(check)}."
         )
     failed = [m for m, c in fit_checks.items() if not c.passed]
-    reason = (
+    return fallback(
         f"the {' and '.join(failed)} model(s) fail their fit check"
         if failed
         else "no Bayesian model was fit"
     )
-    if n_pos < 2:
-        reason = f"there {'is only 1 positive' if n_pos == 1 else f'are only {n_pos} positives'}, too few for a model"
-    for row in _FALLBACK:
-        if row in available:
-            return row, f"Quote the {_LABELS[row]} interval: {reason}."
-    return None, f"No interval to recommend: {reason}."
 
 
 def compare_operating_point(

@@ -7,6 +7,7 @@ import numpy as np
 from .._transforms import check_transform, location_scale, transform_scores
 from .._validation import _is_dask, check_choice, check_int, check_probability, check_random_state
 from ..empirical import as_ranked
+from ._fitcheck import normality_p_values
 from ._ordinal import ordinal_categories
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
 from ._semiparametric import SemiparametricPriors, sample_semiparametric_grid
@@ -183,7 +184,7 @@ def fit_binormal(
     z = (t - location) / scale
     stats_neg, stats_pos = sufficient_statistics(z, is_pos)
     ordinal = ordinal_categories(is_pos, score) if 0 < n_pos < is_pos.size else None
-    return _fit_from_statistics(
+    posterior = _fit_from_statistics(
         stats_neg,
         stats_pos,
         location=location,
@@ -202,6 +203,9 @@ def fit_binormal(
         n=int(is_pos.size),
         ordinal=ordinal,
     )
+    # the parametric model's fit check: is each class normal on the fitted scale?
+    posterior._normality = normality_p_values(z, is_pos)
+    return posterior
 
 
 def _fit_rank_model(

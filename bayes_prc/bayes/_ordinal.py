@@ -54,6 +54,8 @@ __all__ = [
     "pad_cutpoints",
     "bin_log_probs",
     "category_log_probs",
+    "check_bin_counts",
+    "check_bin_number",
 ]
 
 _LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
@@ -71,12 +73,16 @@ class OrdinalData:
         Smallest and largest score of each category (original scale).
     n_runs : int
         Number of truth-state runs before any merging.
+    check_counts : ndarray of shape (2, K_check) or None
+        Counts in the coarser *check bins* of the fit check (:func:`check_bin_counts`);
+        ``None`` when there are too few items of a class for a check.
     """
 
     counts: np.ndarray
     score_low: np.ndarray
     score_high: np.ndarray
     n_runs: int
+    check_counts: np.ndarray | None = None
 
     @property
     def n_categories(self):
@@ -150,6 +156,7 @@ def ordinal_categories(is_pos, score, n_categories=None):
     del new_run
     n_runs = int(run_id[-1] + 1)
     n_pos, n_neg = int(npos_b.sum(dtype=np.int64)), int(nneg_b.sum(dtype=np.int64))
+    check = check_bin_counts(nneg_b, npos_b)
     k_max = default_max_categories(n_pos, n_neg) if n_categories is None else int(n_categories)
     if n_runs > k_max:
         # class-balanced cumulative mass at the end of each run; cut near k / K_max
@@ -178,7 +185,75 @@ def ordinal_categories(is_pos, score, n_categories=None):
         score_low=s[starts[first]],
         score_high=s[starts[last]],
         n_runs=n_runs,
+        check_counts=check,
     )
+
+
+def check_bin_number(n_min):
+    """Number of fit-check bins for ``n_min`` items in the smaller class.
+
+    ``max(min(n_min // 3, 8), min(n_min // 5, clip(round(2 sqrt(n_min)), 8, 24)))``: about
+    3 items of the smaller class per bin up to 8 bins (small samples), at least 5 per bin
+    beyond, growing like the fit's own categories up to 24 so that large samples can show
+    a local misfit such as a hook. Fewer than 4 bins: no test.
+    """
+    n_min = int(n_min)
+    wide = min(n_min // 5, int(np.clip(round(2 * np.sqrt(max(n_min, 0))), 8, 24)))
+    return max(min(n_min // 3, 8), wide)
+
+
+def check_bin_counts(nneg_b, npos_b):
+    """Class counts in the bins of the fit check, from tie blocks sorted by score.
+
+    The ordered categories of the fit are truth-state runs: their edges sit exactly where
+    the class changes, so the observed counts are structurally unlike counts replicated
+    from any model (every category is pure), and a goodness-of-fit statistic on them
+    rejects data the model generated. The check bins instead cut the *pooled* ranking at
+    fixed fractions, which depend on the labels only through two smooth summaries, the
+    prevalence ``pi`` and the empirical ROC AUC:
+
+    1. ``d = sqrt(2) Phi^-1(AUC)`` (AUC clipped to [0.02, 0.98]) is the separation of an
+       equal-variance binormal model with that AUC;
+    2. latent edges ``t_j`` solve ``(Phi(t) + Phi(t - d)) / 2 = j / K`` (equal
+       class-balanced mass under that model, so both classes inform every bin);
+    3. the pooled ranking is cut at the fractions ``(1 - pi) Phi(t_j) + pi Phi(t_j - d)``;
+       a block of tied scores goes whole to the bin holding its middle.
+
+    ``K`` is :func:`check_bin_number` of the smaller class's size; below 4 bins there is
+    no test (``None``). Empty bins are dropped.
+
+    Parameters
+    ----------
+    nneg_b, npos_b : ndarray of int, shape (B,)
+        Negatives and positives in each block of tied scores, lowest scores first.
+
+    Returns
+    -------
+    ndarray of shape (2, K) or None
+    """
+    n0, n1 = int(nneg_b.sum(dtype=np.int64)), int(npos_b.sum(dtype=np.int64))
+    k = check_bin_number(min(n0, n1))
+    if k < 4:
+        return None
+    neg_below = np.cumsum(nneg_b, dtype=np.float64) - nneg_b
+    auc = float(np.sum(npos_b * (neg_below + 0.5 * nneg_b)) / (float(n0) * float(n1)))
+    d = np.sqrt(2.0) * ndtri(min(max(auc, 0.02), 0.98))
+    target = np.arange(1, k) / k
+    lo, hi = np.full(k - 1, -40.0), np.full(k - 1, 40.0)
+    for _ in range(80):  # bisection: the class-balanced mixture CDF is increasing
+        mid = 0.5 * (lo + hi)
+        below = 0.5 * (ndtr(mid) + ndtr(mid - d)) < target
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    t = 0.5 * (lo + hi)
+    pi = n1 / (n0 + n1)
+    cuts = (1.0 - pi) * ndtr(t) + pi * ndtr(t - d)
+    size = (nneg_b + npos_b).astype(np.float64)
+    middle = (np.cumsum(size) - 0.5 * size) / (n0 + n1)
+    bin_of_block = np.searchsorted(cuts, middle, side="right")
+    neg = np.bincount(bin_of_block, weights=nneg_b, minlength=k)
+    pos = np.bincount(bin_of_block, weights=npos_b, minlength=k)
+    counts = np.vstack([neg, pos])
+    return counts[:, counts.sum(axis=0) > 0].astype(np.int64)
 
 
 def log_diff_ndtr(a, b):

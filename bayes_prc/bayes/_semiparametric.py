@@ -62,7 +62,7 @@ from ._ordinal import (
 )
 from ._priors import _Priors
 
-__all__ = ["SemiparametricPriors", "sample_semiparametric_grid"]
+__all__ = ["SemiparametricPriors", "sample_semiparametric_grid", "profile_mle"]
 
 
 @dataclass(frozen=True)
@@ -248,6 +248,62 @@ def _mode_2d(counts, priors):
     if not np.all(evals > 0):  # flat direction (e.g. separated classes): fall back to prior
         evals = np.maximum(evals, 1.0 / max(priors.mu_sd, priors.log_sigma_sd) ** 2)
     return theta, evals, evecs, c_all[0]
+
+
+#: Cutpoint prior sd of the maximum-likelihood fit: flat over any latent range that
+#: matters, finite so that a category with no items of one class keeps a finite mode.
+_MLE_TAU = 1e3
+#: Bounds of the maximum-likelihood (mu, log sigma): separated classes drive mu to +inf.
+_MLE_BOUNDS = (np.array([-12.0, -4.0]), np.array([12.0, 4.0]))
+
+
+def _profile(theta, counts, c0):
+    c, obj = solve_cutpoints(counts, theta[:, 0], np.exp(theta[:, 1]), _MLE_TAU, c0=c0)[:2]
+    return obj + 0.5 * np.sum(c * c, axis=1) / _MLE_TAU**2, c
+
+
+def profile_mle(counts):
+    """Maximum-likelihood fit of the two-group ordered-probit (binormal) model.
+
+    Newton's method on the profile log-likelihood of ``theta = (mu, log sigma)`` (the
+    cutpoints maximized out by :func:`solve_cutpoints`; finite-difference derivatives as
+    in the Laplace mode), bounded so that separated classes stop at a large ``mu``.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (2, K)
+
+    Returns
+    -------
+    mu, sigma : float
+    cutpoints : ndarray of shape (K - 1,)
+    loglik : float
+    """
+    theta = np.array([starting_mu(counts), 0.0])
+    f, c = _profile(theta[None], counts, None)
+    c_warm = c
+    for _ in range(60):
+        f, c = _profile(theta + _FD_OFFSETS, counts, np.repeat(c_warm, len(_FD_OFFSETS), 0))
+        c_warm = c[:1]
+        g, hess = _fd_gradient_hessian(f)
+        try:
+            newton_ok = bool(np.all(np.linalg.eigvalsh(hess) < 0))
+        except np.linalg.LinAlgError:  # pragma: no cover
+            newton_ok = False
+        step = -np.linalg.solve(hess, g) if newton_ok else 0.5 * g / max(np.abs(g).max(), 1)
+        step = np.clip(step, -1.0, 1.0)
+        for _ in range(30):
+            trial = np.clip(theta + step, *_MLE_BOUNDS)
+            f_trial, c_trial = _profile(trial[None], counts, c_warm)
+            if f_trial[0] >= f[0] - 1e-10:
+                break
+            step = step / 2
+        moved = np.max(np.abs(trial - theta))
+        theta, c_warm = trial, c_trial
+        if moved < 1e-7:
+            break
+    f, c = _profile(theta[None], counts, c_warm)
+    return float(theta[0]), float(np.exp(theta[1])), c[0], float(f[0])
 
 
 def sample_semiparametric_grid(
