@@ -36,8 +36,8 @@ and a check on those categories rejected about half of the data sets drawn from 
 itself at n = 80.
 
 ``grade`` is ``"pass"``, ``"fail"`` (``p_value`` below 0.05) or ``"inconclusive"`` when the
-data cannot test the model (fewer than 12 items in a class, or classes that do not overlap
-in the check bins): then there is no evidence against the model, and no evidence for it.
+data cannot test the model (fewer than 12 items in a class, or classes that do not
+overlap): then there is no evidence against the model, and no evidence for it.
 
 References
 ----------
@@ -324,8 +324,8 @@ def rank_fit_check(data, model="semiparametric", predictive=None):
     if counts is None or counts.shape[1] < 4:
         return _result(model, np.nan, np.nan, np.nan, 0, method, why=_too_few(data))
     k = counts.shape[1]
-    if _separated(counts):
-        why = "the positives and negatives do not overlap in the check bins"
+    if data.n_runs <= 2 or _separated(counts):
+        why = "the positives and negatives do not overlap"
         return _result(model, np.nan, np.nan, np.nan, k, method, why=why)
     if predictive is not None:
         return _result(model, *predictive(counts), k, method)
