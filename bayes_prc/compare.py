@@ -208,7 +208,7 @@ def compare_intervals(
     >>> auc = bp.compare_intervals(d.y_true, d.y_score, metric="roc_auc", random_seed=0,
     ...                            n_resamples=200)  # DeLong et al. (1988)
     >>> list(auc.index)[:3], auc.attrs["recommended"]
-    (['delong', 'delong_logit', 'hanley_mcneil'], 'delong_logit')
+    (['delong', 'delong_logit', 'hanley_mcneil'], 'semiparametric_eti')
     """
     from .empirical import _auc_pr_validated
     from .frequentist import ap_interval
