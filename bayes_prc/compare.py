@@ -419,7 +419,7 @@ def recommend_interval(available, fit_checks, n_pos, *, separated=False):
         check = fit_checks.get(model)
         if row in available and check is not None and check.passed:
             why = (
-                "uses only the order of the scores, and its equal-tailed interval covered "
+                "it uses only the order of the scores, and its equal-tailed interval covered "
                 "close to its nominal level on non-normal score populations"
             )
             if model == "flexible":
