@@ -94,9 +94,7 @@ def _bvnu_finite(h, k, r):
         bvn = np.where(one, 0.0, bvn)
         pos = rh > 0
         lower = np.where(hh < 0, ndtr(kk) - ndtr(hh), ndtr(-hh) - ndtr(-kk))
-        bvn = np.where(
-            pos, bvn + ndtr(-np.maximum(hh, kk)), np.where(hh >= kk, -bvn, lower - bvn)
-        )
+        bvn = np.where(pos, bvn + ndtr(-np.maximum(hh, kk)), np.where(hh >= kk, -bvn, lower - bvn))
         out[high] = bvn
     return np.clip(out, 0.0, 1.0)
 

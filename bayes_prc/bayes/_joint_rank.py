@@ -417,7 +417,15 @@ def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
         )
     w = np.exp(lw)
     pick = rng.permutation(_systematic(rng, w, total))
-    out = {k: v.reshape(*shape, *v.shape[1:]) for k, v in _roc_draws(x[pick], counts).items()}
+    named = _roc_draws(x[pick], counts)
+    if counts.shape[1] == counts.shape[2] and np.array_equal(counts, counts.transpose(0, 2, 1)):
+        # symmetric tables (e.g. identical rankings): the posterior is exchangeable in A
+        # and B, so swapping the two classifiers in a random half of the draws keeps it
+        # and makes that symmetry exact in the draws
+        swap = rng.random(total) < 0.5
+        for one, two in (("mu_a", "mu_b"), ("sigma_a", "sigma_b"), ("cutpoints_a", "cutpoints_b")):
+            named[one][swap], named[two][swap] = named[two][swap], named[one][swap]
+    out = {k: v.reshape(*shape, *v.shape[1:]) for k, v in named.items()}
     out["prevalence"] = rng.beta(priors.prevalence_alpha + n1, priors.prevalence_beta + n0, shape)
     out["importance"] = {"khat": float(khat), "ess": float(1.0 / np.sum(w * w)),
                          "n_proposals": m, "mode": mode, "adaptations": adaptations}  # fmt: skip
