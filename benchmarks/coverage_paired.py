@@ -146,8 +146,10 @@ def main(argv=None):
             print(f"\r{i + 1}/{len(jobs)} {time.time() - t0:.0f}s", end="", file=sys.stderr)
     print(file=sys.stderr)
     print(f"n = {args.n}, {args.n_rep} data sets per population, nominal 90%, seed {args.seed}\n")
-    print("| population | AP_A | AP_B | diff | method | coverage | width | P(B>A)>0.95 "
-          "| fit check passed | khat>0.7 | s/fit |")
+    print(
+        "| population | AP_A | AP_B | diff | method | coverage | width | P(B>A)>0.95 "
+        "| fit check passed | khat>0.7 | s/fit |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for k in args.populations:
         ap_a, ap_b = truth[k]

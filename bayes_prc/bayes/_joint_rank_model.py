@@ -7,7 +7,7 @@ The model is in :mod:`._joint_rank` (Metz, Wang & Kronman 1984). Here:
   integral over the correlation, ``Phi2(h, k; r) = Phi(h) Phi(k) + (1 / 2 pi)
   int_0^{asin r} exp(-(h^2 + k^2 - 2 h k sin t) / (2 cos^2 t)) dt``, by a 40-point
   Gauss-Legendre rule: elementwise PyTensor operations, so it is differentiable. It is
-  accurate to about 1e-9 for ``|r| <= 0.95`` (tested against the numpy CDF), the range
+  accurate to about 1e-8 for ``|r| <= 0.95`` (tested against the numpy CDF), the range
   where a reference fit is used; the fast sampler's CDF (:mod:`._bvn`) is accurate
   for every ``r``.
 * :func:`fit_joint_rank_posterior`: data in, posterior draws of both classifiers' AP
