@@ -13,8 +13,13 @@ only the ranks, so the maps only make the scores look realistic), prevalence 0.3
 * ``near_tie``: two similar gradient-boosting-like classifiers (probabilities
   ``expit(1.5 t - 1)``): ``mu = (1.50, 1.55)``, correlation 0.85 (negatives) and 0.80
   (positives); true AP difference +0.013.
-* ``clearly_better``: ``mu = (1.0, 1.5)``, correlation 0.5 in both classes; true AP
-  difference +0.152.
+* ``clearly_better``: ``mu = (1.0, 1.5)``, correlation 0.7 in both classes; true AP
+  difference +0.152. ``clearly_better_r05``: the same with correlation 0.5, a harder
+  case: there the AP difference's estimators (the posterior mean and the empirical
+  difference alike) have a sampling sd of about 0.07 at n = 200 (measured on 40 data
+  sets), so no calibrated method calls "B better with probability > 0.95" in much more
+  than 60-75% of data sets; with correlation 0.7 the paired bootstrap calls it about as
+  often as in the issue's measurement (89%).
 * ``skewed``: gamma-distributed scores (``gamma(2).ppf(Phi(t))`` for A, ``exp(t)`` for
   B), positives' sds ``(1.4, 0.8)``, ``mu = (1.3, 1.2)``, correlations 0.6 / 0.5.
 * ``hard_negatives``: as ``near_tie`` but a tenth of the negatives score like positives
@@ -55,8 +60,10 @@ METHODS = ("bayes", "bootstrap", "bayesian_bootstrap")
 POPULATIONS = {
     "near_tie": dict(mu=(1.50, 1.55), sd=(1.0, 1.0), rho=(0.85, 0.80), hard=0.0,
                      maps=("gbm", "gbm")),
-    "clearly_better": dict(mu=(1.0, 1.5), sd=(1.0, 1.0), rho=(0.5, 0.5), hard=0.0,
+    "clearly_better": dict(mu=(1.0, 1.5), sd=(1.0, 1.0), rho=(0.7, 0.7), hard=0.0,
                            maps=("gbm", "gbm")),
+    "clearly_better_r05": dict(mu=(1.0, 1.5), sd=(1.0, 1.0), rho=(0.5, 0.5), hard=0.0,
+                               maps=("gbm", "gbm")),
     "skewed": dict(mu=(1.3, 1.2), sd=(1.4, 0.8), rho=(0.6, 0.5), hard=0.0,
                    maps=("gamma", "exp")),
     "hard_negatives": dict(mu=(1.8, 1.4), sd=(1.0, 1.0), rho=(0.85, 0.80), hard=0.1,
