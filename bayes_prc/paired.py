@@ -443,7 +443,7 @@ def compare_classifiers(
     ('bayes', 'semiparametric', 0.95, (4000,))
     >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}], P(B better) = "
     ...       f"{res.prob_b_better:.2f}")
-    -0.021 [-0.064, 0.022], P(B better) = 0.15
+    -0.018 [-0.053, 0.019], P(B better) = 0.14
     >>> res.recommendation  # the deterministic deviance check of the joint model
     'the joint binormal model fits the 4x4 tables (G2 = 12.4, df = 18, p = 0.824)'
     >>> par = compare_classifiers(y, a, b, model="parametric", transform="logit", random_seed=0)
