@@ -18,8 +18,8 @@ only the ranks, so the maps only make the scores look realistic), prevalence 0.3
   case: there the AP difference's estimators (the posterior mean and the empirical
   difference alike) have a sampling sd of about 0.07 at n = 200 (measured on 40 data
   sets), so no calibrated method calls "B better with probability > 0.95" in much more
-  than 60-75% of data sets; with correlation 0.7 the paired bootstrap calls it about as
-  often as in the issue's measurement (89%).
+  than 60-75% of data sets; with correlation 0.7 the paired bootstrap calls it in 96%
+  of data sets (in the issue's population, 89%).
 * ``skewed``: gamma-distributed scores (``gamma(2).ppf(Phi(t))`` for A, ``exp(t)`` for
   B), positives' sds ``(1.4, 0.8)``, ``mu = (1.3, 1.2)``, correlations 0.6 / 0.5.
 * ``hard_negatives``: as ``near_tie`` but a tenth of the negatives score like positives

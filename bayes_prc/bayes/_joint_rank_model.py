@@ -163,6 +163,9 @@ def fit_joint_rank_posterior(is_pos, score_a, score_b, *, priors, bayes_method, 
     """
     priors = JointRankPriors.from_any(priors)
     data = joint_categories(is_pos, score_a, score_b, n_categories)
+    for name, d in (("score_a", data.data_a), ("score_b", data.data_b)):
+        if d.n_categories < 2:  # no cutpoint: the classifier's ROC is not identified
+            raise ValueError(f"`{name}` has a single distinct value; the scores need spread")
     idata = None
     if bayes_method == "exact":
         out = sample_joint_laplace(data, priors, draws=draws, chains=chains, rng=rng)

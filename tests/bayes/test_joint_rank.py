@@ -185,6 +185,8 @@ def test_failed_fit_check_warns_and_recommends_the_bootstrap(rng):
 
 def test_priors_validated_by_name(rng):
     y, a, b = simulate(rng, n=60)
+    with pytest.raises(ValueError, match=r"`score_b` has a single distinct value"):
+        compare_classifiers(y, a, np.zeros_like(b))
     with pytest.raises(ValueError, match=r"`priors.rho_z_sd` must be > 0"):
         compare_classifiers(y, a, b, priors={"rho_z_sd": 0.0})
     with pytest.raises(ValueError, match=r"`priors` has unknown key"):
