@@ -1,9 +1,8 @@
 """The Bayesian binormal model: priors, PyMC model, exact conjugate posterior, results.
 
-Only the model modules (``_model``, ``_paired``, ``_score_models``,
-``_joint_rank_model``) import PyMC, and only
-inside the functions that build or sample a model; ``method="exact"`` needs numpy,
-scipy, xarray and ArviZ.
+Only the model modules (``_model``, ``_paired``, ``_score_models``, ``_joint_rank_model``)
+import PyMC, and only inside the functions that build or sample a model;
+``method="exact"`` needs numpy, scipy, xarray and ArviZ.
 """
 
 from ._fit import fit_binormal
