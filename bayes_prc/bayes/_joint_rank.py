@@ -72,7 +72,7 @@ from scipy import optimize, stats
 from scipy.special import ndtr
 
 from ..exceptions import ConvergenceWarning
-from ._bvn import bvn_cdf, bvn_cdf_grad
+from ._bvn import bvn_cdf_grad, bvn_cdf_grid
 from ._flexible import _psis, _systematic, _t_draws
 from ._ordinal import ordinal_categories
 from ._pool_model import _proposal_chol
@@ -192,8 +192,7 @@ def _cdf_grid(h, k, r):
     f = np.zeros((s, a1, b1))
     f[:, -1, :] = ndtr(k)
     f[:, :, -1] = ndtr(h)
-    hi, ki = h[:, 1:-1, None], k[:, None, 1:-1]
-    f[:, 1:-1, 1:-1] = bvn_cdf(hi, ki, r[:, None, None])
+    f[:, 1:-1, 1:-1] = bvn_cdf_grid(h[:, 1:-1], k[:, 1:-1], r)
     return f
 
 

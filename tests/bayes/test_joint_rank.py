@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 from bayes_prc.bayes import JointRankPriors, fit_joint_rank_posterior
-from bayes_prc.bayes._bvn import bvn_cdf, bvn_cdf_grad
+from bayes_prc.bayes._bvn import bvn_cdf, bvn_cdf_grad, bvn_cdf_grid
 from bayes_prc.bayes._joint_rank import (
     _grad,
     _initial_theta,
@@ -62,6 +62,14 @@ def test_bvn_cdf_matches_scipy_on_a_grid():
     ).reshape(h.shape)
     np.testing.assert_allclose(mine, ref, rtol=0, atol=1e-10)
     assert bvn_cdf(0.0, 0.0, 0.5) == pytest.approx(1 / 3, abs=1e-15)  # 1/4 + asin(r)/(2 pi)
+
+
+def test_bvn_cdf_grid_matches_the_elementwise_cdf(rng):
+    """The per-row grid version (rows with |r| below and above 0.925) to 1e-14."""
+    h, k = 2 * rng.standard_normal((50, 7)), 2 * rng.standard_normal((50, 5))
+    r = rng.uniform(-0.999, 0.999, 50)
+    ref = bvn_cdf(h[:, :, None], k[:, None, :], r[:, None, None])
+    np.testing.assert_allclose(bvn_cdf_grid(h, k, r), ref, rtol=0, atol=1e-14)
 
 
 def test_bvn_cdf_derivatives_match_finite_differences(rng):
