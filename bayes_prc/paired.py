@@ -6,10 +6,11 @@ correlated, and the uncertainty of the *difference* ``AP_B - AP_A`` is smaller t
 comparing two separate intervals suggests. :func:`compare_classifiers` keeps the pairing
 in three ways:
 
-* ``"bayes"``: a joint binormal model, bivariate normal scores per class (the correlation
-  of the two classifiers' scores on the same items is a parameter) and a Beta prevalence;
-  each posterior draw gives both classifiers' analytic PR curves (see
-  :mod:`bayes_prc.bayes._paired`).
+* ``"bayes"``: a joint binormal model, bivariate normal (latent) scores per class (the
+  correlation of the two classifiers' scores on the same items is a parameter) and a Beta
+  prevalence; by default rank-based, each classifier with its own unknown monotone
+  transform (Metz, Wang & Kronman 1984; :mod:`bayes_prc.bayes._joint_rank`). Each
+  posterior draw gives both classifiers' analytic PR curves.
 * ``"bayesian_bootstrap"``: the same Dirichlet weights over items for both classifiers'
   weighted AP (Rubin 1981).
 * ``"bootstrap"``: resampling items within each class, the same items for A and B, and
@@ -32,10 +33,14 @@ References
    assumption on precision-recall curves", ICPR 2010, pp. 4263-4266.
 .. [4] B. Efron and R. J. Tibshirani, *An Introduction to the Bootstrap*, Chapman & Hall,
    1993 (percentile interval, stratified resampling).
+.. [5] C. E. Metz, P.-L. Wang and H. B. Kronman, "A new approach for testing the
+   significance of differences between ROC curves measured from correlated data", in
+   Information Processing in Medical Imaging, Nijhoff, 1984, pp. 432-445.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +61,7 @@ from ._validation import (
     check_rope,
 )
 from .empirical import Ranked, average_precision_score, precision_at_recall
+from .exceptions import BayesPRCWarning
 from .frequentist._engine import _paired_replicates
 from .intervals import IntervalResult
 
@@ -127,11 +133,19 @@ class PairedComparison(IntervalResult):
         Its draws (replicates).
     correlation : dict or None
         ``"bayes"`` only: posterior mean of the within-class correlation of the two
-        classifiers' (transformed) scores, ``{"neg": ..., "pos": ...}``.
+        classifiers' (latent or transformed) scores, ``{"neg": ..., "pos": ...}``.
     bayes_method, transform : str or None
         How the ``"bayes"`` posterior was sampled and the score transform.
     diagnostics : dict or None
-        ``"bayes"`` with NUTS only: max R-hat, min bulk/tail ESS, number of divergences.
+        ``"bayes"`` with NUTS: max R-hat, min bulk/tail ESS, number of divergences; with
+        the rank-based model's fast sampler: the importance sampling's Pareto ``khat``,
+        ``ess``, ``n_proposals`` and ``adaptations``.
+    fit_check : JointFitCheck or None
+        ``"bayes"`` with ``model="semiparametric"``: the deviance check of the joint
+        model (``statistic``, ``df``, ``p_value``, ``passed``; deterministic, see
+        :mod:`bayes_prc.bayes._joint_rank`).
+    recommendation : str or None
+        Its verdict; a failed check says so, recommends the paired bootstrap and warns.
     idata : xarray.DataTree or None
         ``"bayes"`` with NUTS only: the ArviZ DataTree of the fit (with ``ap_a``,
         ``ap_b`` and ``ap_difference`` in its posterior group).
@@ -185,6 +199,8 @@ class PairedComparison(IntervalResult):
     p_value: float | None = None
     standard_error: float | None = None
     null_distribution: np.ndarray | None = field(default=None, repr=False)
+    fit_check: Any = field(default=None, repr=False)
+    recommendation: str | None = None
 
     @property
     def ci_prob(self) -> float:
@@ -286,10 +302,10 @@ def compare_classifiers(
         What is compared. ``"roc_auc"`` works with ``"delong"`` and ``"permutation"``.
     method : {"bayes", "bayesian_bootstrap", "bootstrap", "delong", "permutation"}, optional
         Default ``"bayes"`` for AP and ``"delong"`` for the ROC AUC.
-        ``"bayes"``: joint binormal model, bivariate normal scores per class with a
-        conjugate Normal-Inverse-Wishart prior on standardized scores and a Beta
-        prevalence; each draw's marginals are the two classifiers' binormal models,
-        whose analytic AP (Brodersen et al. 2010) is compared.
+        ``"bayes"``: joint binormal model, bivariate normal (latent) scores per class and
+        a Beta prevalence (see ``model``); each draw's marginals are the two
+        classifiers' binormal models, whose analytic AP (Brodersen et al. 2010) is
+        compared.
         ``"bayesian_bootstrap"``: Dirichlet(1, ..., 1) weights over the items, the same
         for A and B, and each classifier's weighted empirical AP (Rubin 1981).
         ``"bootstrap"``: stratified resampling (items drawn with replacement within each
@@ -326,23 +342,31 @@ def compare_classifiers(
         or ``probit(score)`` for probability outputs (as :func:`bayes_prc.fit_binormal`).
         The empirical AP is invariant to it.
     model : {"semiparametric", "parametric"}, default "semiparametric"
-        ``"bayes"`` only. ``"semiparametric"``: the paired bivariate binormal model is fit
-        to each classifier's van der Waerden normal scores ``Phi^-1((rank - 1/2) / n)``,
-        so only the order of each classifier's scores matters (a plug-in version of
-        the rank-based model of :func:`bayes_prc.fit_binormal`: the monotone transform
-        is estimated from the pooled ranks rather than given a posterior).
-        ``"parametric"``: fit to the scores themselves (after ``transform``).
-    priors : BinormalPriors, dict or None
-        ``"bayes"`` only: the univariate prior of :func:`bayes_prc.fit_binormal`; the
+        ``"bayes"`` only. ``"semiparametric"``: the joint rank-based (CORROC) model of
+        Metz, Wang & Kronman (1984): each classifier's scores are grouped into 6-12
+        ordered categories (class-balanced), each classifier has its own unknown
+        monotone map from a latent scale (its cutpoints), and per class the two latent
+        scores are bivariate normal (negatives standard with correlation ``rho_neg``,
+        positives ``(mu_a, mu_b)``, ``(sigma_a, sigma_b)``, ``rho_pos``); the data are
+        the two cross-classified count tables. Only the order of each classifier's
+        scores matters. Its fit is checked (``fit_check``). ``"parametric"``: a
+        bivariate normal fit to the scores themselves (after ``transform``), with a
+        conjugate Normal-Inverse-Wishart prior on standardized scores.
+    priors : JointRankPriors, BinormalPriors, dict or None
+        ``"bayes"`` only. ``model="semiparametric"``: a
+        :class:`~bayes_prc.bayes.JointRankPriors` (or a dict of its fields).
+        ``model="parametric"``: the univariate prior of :func:`bayes_prc.fit_binormal`; the
         Normal-Inverse-Wishart prior built from it has exactly these marginals for each
         classifier (``nu0 = 2 sigma2_alpha + 1``, ``Psi0 = 2 sigma2_beta I``,
         ``kappa0 = mu_kappa``), see :mod:`bayes_prc.bayes._paired`. Each classifier's
         scores are standardized by their own mean and standard deviation unless
         ``location``/``scale`` are set, which then apply to both.
     bayes_method : {"exact", "nuts"}, default "exact"
-        ``"exact"``: independent draws from the closed-form conjugate posterior (fast).
-        ``"nuts"``: PyMC's NUTS on the same prior and likelihood (sufficient statistics
-        as observed variables); diagnostics are checked.
+        ``"exact"``: the fast sampler: for ``model="parametric"`` independent draws from
+        the closed-form conjugate posterior, for ``"semiparametric"`` the posterior mode,
+        its Laplace approximation and Pareto-smoothed importance sampling (about 1 s
+        at n = 200). ``"nuts"``: PyMC's NUTS on the same prior and likelihood;
+        diagnostics are checked.
     draws, chains : int, default 1000, 4
         ``"bayes"``: draws per chain and number of chains (``"exact"`` gives
         ``draws * chains`` independent draws).
@@ -419,7 +443,9 @@ def compare_classifiers(
     ('bayes', 'semiparametric', 0.95, (4000,))
     >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}], P(B better) = "
     ...       f"{res.prob_b_better:.2f}")
-    -0.024 [-0.074, 0.026], P(B better) = 0.17
+    -0.018 [-0.053, 0.019], P(B better) = 0.14
+    >>> res.recommendation  # the deterministic deviance check of the joint model
+    'the joint binormal model fits the 4x4 tables (G2 = 12.4, df = 18, p = 0.824)'
     >>> par = compare_classifiers(y, a, b, model="parametric", transform="logit", random_seed=0)
     >>> print(f"{par.estimate:.3f} [{par.low:.3f}, {par.high:.3f}], P(B better) = "
     ...       f"{par.prob_b_better:.2f}")
@@ -489,43 +515,30 @@ def compare_classifiers(
     emp_b = average_precision_score(ranked_b, None)
     extra = {}
     if method == "bayes":
-        from .bayes._paired import fit_paired_posterior
-
-        fit_a, fit_b, fit_transform = a, b, transform
+        kw = dict(priors=priors, bayes_method=bayes_method, draws=draws, chains=chains,
+                  rng=rng, recall=recall, tune=tune, cores=cores, target_accept=target_accept,
+                  progressbar=progressbar)  # fmt: skip
         if model == "semiparametric":
+            from .bayes import fit_joint_rank_posterior
+
             if transform is not None:  # validated (and warned) as for the parametric fit
                 transform_scores(a, transform, "score_a", stacklevel=3)
                 transform_scores(b, transform, "score_b", stacklevel=3)
-            # rank-based: van der Waerden normal scores of each classifier, so only the
-            # order of each classifier's scores matters (transform is not needed)
-            fit_a, fit_b, fit_transform = _normal_scores(a), _normal_scores(b), None
-        fit = fit_paired_posterior(
-            is_pos,
-            fit_a,
-            fit_b,
-            transform=fit_transform,
-            priors=priors,
-            bayes_method=bayes_method,
-            draws=draws,
-            chains=chains,
-            rng=rng,
-            recall=recall,
-            tune=tune,
-            cores=cores,
-            target_accept=target_accept,
-            progressbar=progressbar,
-        )
+            fit = fit_joint_rank_posterior(is_pos, a, b, **kw)  # ranks only: no transform
+            check = fit.fit_check
+            extra = {"fit_check": check, "recommendation": check.verdict}
+            if not check.passed:
+                warnings.warn(check.verdict, BayesPRCWarning, stacklevel=2)
+        else:
+            from .bayes._paired import fit_paired_posterior
+
+            fit = fit_paired_posterior(is_pos, a, b, transform=transform, **kw)
         ap_a_d, ap_b_d = fit.ap_a, fit.ap_b
         prec_a_d, prec_b_d = fit.precision_a, fit.precision_b
         corr = fit.correlation.mean(axis=0)
-        extra = {
-            "correlation": {"neg": float(corr[0]), "pos": float(corr[1])},
-            "bayes_method": bayes_method,
-            "transform": transform,
-            "model": model,
-            "diagnostics": fit.diagnostics,
-            "idata": fit.idata,
-        }
+        extra |= {"correlation": {"neg": float(corr[0]), "pos": float(corr[1])},
+                  "bayes_method": bayes_method, "transform": transform, "model": model,
+                  "diagnostics": fit.diagnostics, "idata": fit.idata}  # fmt: skip
     else:
         kind = "stratified" if method == "bootstrap" else "bayesian"
         reps = _paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall)
@@ -585,11 +598,3 @@ def compare_classifiers(
         value_b=point_b,
         **extra,
     )
-
-
-def _normal_scores(score):
-    """van der Waerden normal scores ``Phi^-1((rank - 1/2) / n)`` (ties: average rank)."""
-    from scipy.special import ndtri
-    from scipy.stats import rankdata
-
-    return ndtri((rankdata(score) - 0.5) / score.size)

@@ -1,13 +1,15 @@
 """The Bayesian binormal model: priors, PyMC model, exact conjugate posterior, results.
 
-Only the model modules (``_model``, ``_paired``, ``_score_models``) import PyMC, and only
-inside the functions that build or sample a model; ``method="exact"`` needs numpy,
-scipy, xarray and ArviZ.
+Only the model modules (``_model``, ``_paired``, ``_score_models``, ``_joint_rank_model``)
+import PyMC, and only inside the functions that build or sample a model;
+``method="exact"`` needs numpy, scipy, xarray and ArviZ.
 """
 
 from ._fit import fit_binormal
 from ._fitcheck import FitCheck, fit_check
 from ._flexible import FlexiblePriors
+from ._joint_rank import JointFitCheck, JointRankPriors
+from ._joint_rank_model import fit_joint_rank_posterior
 from ._multiclass import OvRPosterior, fit_binormal_ovr
 from ._posterior import BinormalPosterior
 from ._priors import BinormalPriors
@@ -18,6 +20,9 @@ __all__ = [
     "BinormalPriors",
     "FitCheck",
     "FlexiblePriors",
+    "JointFitCheck",
+    "JointRankPriors",
+    "fit_joint_rank_posterior",
     "SemiparametricPriors",
     "fit_check",
     "OvRPosterior",

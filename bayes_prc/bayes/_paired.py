@@ -229,7 +229,8 @@ class PairedFit:
     ``ap_a``, ``ap_b`` (and ``precision_a``, ``precision_b`` when a recall was given) of
     length ``chains * draws``; ``correlation`` of shape (n_draws, 2) (neg, pos); the
     standardization ``locations`` and ``scales``; the sufficient statistics ``stats``;
-    for NUTS the ``idata`` (AP draws added to its posterior group) and ``diagnostics``.
+    for NUTS the ``idata`` (AP draws added to its posterior group) and ``diagnostics``;
+    the joint rank model (:mod:`._joint_rank_model`) adds its ``fit_check``.
     """
 
     ap_a: np.ndarray
@@ -242,6 +243,7 @@ class PairedFit:
     precision_a: np.ndarray | None = None
     precision_b: np.ndarray | None = None
     diagnostics: object = None
+    fit_check: object = None
 
 
 def sample_exact_posterior(stats_neg, stats_pos, prior, *, draws, chains, rng):

@@ -160,8 +160,9 @@ def test_pairing_narrows_interval(rng, method):
     """Correlation 0.8 within class: the paired interval is narrower than the unpaired one.
 
     Unpaired references: for "bayes", two independent univariate fits
-    (``fit_binormal(model="parametric", method="exact")`` on each classifier, whose marginal posteriors equal
-    the joint model's); for the resampling methods, A's and B's AP from two independent
+    (``fit_binormal(model="parametric", method="exact")`` on each classifier: on these
+    binormal scores a close stand-in for the marginals of the default rank-based joint
+    model); for the resampling methods, A's and B's AP from two independent
     runs (independent resamples / weights). Observed width ratios 0.38-0.55; asserted
     < 0.75.
     """
