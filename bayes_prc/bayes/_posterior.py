@@ -401,10 +401,12 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
             names.append("cutpoints")
         return convergence_diagnostics(self.idata, names)
 
-    def fit_check(self, random_seed=None, n_draws=1000):
-        """Posterior predictive check of the model on the ordered-category counts.
+    def fit_check(self, random_seed=None, n_draws=4000):
+        """Goodness-of-fit check of the model: ``"pass"``, ``"inconclusive"`` or ``"fail"``.
 
-        See :func:`bayes_prc.bayes.fit_check` (the same check, with its verdict).
+        Deterministic for the rank-based binormal and the parametric model (a chi-square
+        test on bins of the ranking; Shapiro-Wilk per class); a posterior predictive check
+        for the flexible model. See :func:`bayes_prc.bayes.fit_check`.
 
         Returns
         -------
