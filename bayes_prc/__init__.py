@@ -56,6 +56,7 @@ _LAZY = {
     "report": "_report",
     "compare_intervals": "compare",
     "compare_operating_point": "compare",
+    "compare_bands": "compare",
     "ap_interval": "frequentist",
     "precision_interval": "frequentist",
     "recall_interval": "frequentist",

@@ -23,6 +23,10 @@ from .empirical import as_ranked
 
 __all__ = [
     "compare_intervals",
+    "compare_bands",
+    "recommend_band",
+    "BAND_METHODS",
+    "DEFAULT_BAND_METHODS",
     "recommend_interval",
     "DEFAULT_AP_METHODS",
     "compare_operating_point",
@@ -566,3 +570,211 @@ def _threshold_row(quantity, method, label, res, ci_prob):
         "high": float(res.high),
         "interval": f"CI {ci_prob:g}",
     }
+
+
+# ---------------------------------------------------------------------------------------
+# PR-curve bands, side by side
+
+#: Methods of :func:`compare_bands`, in table order: ``<source>_<kind>``.
+BAND_METHODS = (
+    "semiparametric_pointwise",
+    "semiparametric_simultaneous",
+    "flexible_pointwise",
+    "flexible_simultaneous",
+    "bootstrap_pointwise",
+    "bootstrap_simultaneous_t",
+)
+
+#: The bands of :func:`compare_bands` by default (the flexible model only on request).
+DEFAULT_BAND_METHODS = tuple(m for m in BAND_METHODS if not m.startswith("flexible"))
+
+_BAND_LABELS = {
+    "semiparametric_pointwise": "rank-based binormal posterior, pointwise",
+    "semiparametric_simultaneous": "rank-based binormal posterior, simultaneous",
+    "flexible_pointwise": "flexible ROC posterior, pointwise",
+    "flexible_simultaneous": "flexible ROC posterior, simultaneous",
+    "bootstrap_pointwise": "stratified bootstrap, pointwise",
+    "bootstrap_simultaneous_t": "stratified bootstrap, studentized sup-t (simultaneous)",
+}
+
+
+def _check_recall_grid(recall):
+    if recall is None:  # the ends are limits: precision at recall 0 is not defined
+        return np.linspace(0.01, 0.99, 99)
+    grid = np.asarray(recall, dtype=np.float64)
+    if grid.ndim != 1 or grid.size < 2 or not np.all(np.isfinite(grid)):
+        raise ValueError(f"`recall` must be a 1-D grid of at least 2 values; got {recall!r}")
+    if grid.min() < 0 or grid.max() > 1 or np.any(np.diff(grid) <= 0):
+        raise ValueError(
+            f"`recall` must be increasing values in [0, 1]; got {grid.min()!r} to {grid.max()!r}"
+        )
+    return grid
+
+
+def compare_bands(
+    y_true,
+    y_score,
+    *,
+    ci_prob=0.95,
+    random_seed=None,
+    recall=None,
+    methods=None,
+    n_resamples=1000,
+    posterior=None,
+    pos_label=None,
+    progressbar=False,
+):
+    """Bands of the PR curve by every method on one recall grid, and the one to draw.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n_samples,)
+    ci_prob : float, default 0.95
+        Probability of every band: pointwise (at each recall) for ``*_pointwise``, for the
+        whole curve for the simultaneous bands.
+    random_seed : int, Generator or None
+        One seed for every stochastic band (independent streams).
+    recall : array-like, optional
+        Increasing recall grid in [0, 1]; default 0.01, 0.02, ..., 0.99.
+    methods : sequence of str, optional
+        Subset of :data:`BAND_METHODS`; default :data:`DEFAULT_BAND_METHODS`.
+        ``semiparametric_*``: the rank-based binormal posterior's band
+        (:meth:`BinormalPosterior.pr_band`, ``kind="pointwise"`` or
+        ``"simultaneous"``); ``flexible_*`` the flexible ROC model's; ``bootstrap_*``
+        :func:`bayes_prc.bootstrap_pr_band` (stratified; ``kind="pointwise"`` or the
+        studentized ``"simultaneous_t"``).
+    n_resamples : int, default 1000
+        Bootstrap replicates.
+    posterior : BinormalPosterior, optional
+        A rank-based fit to re-use for the rows of its model.
+    pos_label : label, optional
+    progressbar : bool, default False
+
+    Returns
+    -------
+    xarray.Dataset
+        Variables ``lower``, ``median``, ``upper`` with dims ``method``, ``recall``;
+        coordinates ``kind`` (``"pointwise"`` or ``"simultaneous"``) and ``label`` along
+        ``method``. ``attrs``: ``recommended`` (the simultaneous band to draw),
+        ``recommendation`` (why, one sentence), ``ci_prob``, ``fit_checks``
+        (:class:`FitCheck` of each model fit) and ``notes`` (bands left out, and why).
+
+    Notes
+    -----
+    The recommendation depends on the data's situation, not on the bands' realized
+    widths, so it is the same for every seed: the rank-based posterior's simultaneous
+    band when its fit check passes or is inconclusive and the classes overlap; else the
+    studentized bootstrap band (Montiel Olea & Plagborg-Moller 2019), which covered the
+    whole true curve at about its nominal level on every population of
+    ``docs/coverage.md`` but is 1.35-2.6 times as wide.
+
+    Examples
+    --------
+    >>> import bayes_prc as bp
+    >>> y, s = bp.Binormal(1.5, 1, 0, 1, 0.3).sample(300, random_seed=0)
+    >>> bands = bp.compare_bands(y, s, ci_prob=0.9, random_seed=0, n_resamples=200)
+    >>> list(bands["method"].values)  # doctest: +NORMALIZE_WHITESPACE
+    ['semiparametric_pointwise', 'semiparametric_simultaneous', 'bootstrap_pointwise',
+     'bootstrap_simultaneous_t']
+    >>> bands.attrs["recommended"], dict(bands.sizes)
+    ('semiparametric_simultaneous', {'method': 4, 'recall': 99})
+    >>> bool((bands["lower"] <= bands["upper"]).all())
+    True
+    """
+    import xarray as xr
+
+    from .frequentist import bootstrap_pr_band
+
+    ci_prob = _check_ci_prob(ci_prob)
+    grid = _check_recall_grid(recall)
+    methods = DEFAULT_BAND_METHODS if methods is None else tuple(methods)
+    unknown = [m for m in methods if m not in BAND_METHODS]
+    if unknown or not methods:
+        raise ValueError(
+            f"`methods` must be a non-empty subset of {BAND_METHODS}; got unknown {unknown}"
+        )
+    ranked = as_ranked(y_true, y_score, pos_label=pos_label)  # the one validation
+    is_pos, score = ranked.is_pos, ranked.y_score
+    n_pos = int(is_pos.sum())
+    rng = check_random_state(random_seed)
+    seeds = rng.spawn(len(methods) + 2)
+    model_seeds = {"semiparametric": seeds[-2], "flexible": seeds[-1]}
+    attrs = {"ci_prob": ci_prob, "notes": {}, "fit_checks": {}}
+    separated = _separated(is_pos, score)
+    fits, rows = {}, {}
+    for method, seed in zip(methods, seeds[: len(methods)], strict=True):
+        source, kind = method.split("_", 1)
+        if source == "bootstrap":
+            band = bootstrap_pr_band(
+                ranked,
+                None,
+                grid_points=grid,
+                n_resamples=n_resamples,
+                confidence_level=ci_prob,
+                random_seed=seed,
+                kind=kind,
+                progressbar=progressbar,
+            )
+        else:
+            if source not in fits:
+                fits[source] = _bayes_fit(
+                    ranked, posterior, None, "auto", model_seeds[source], progressbar, source,
+                    attrs,
+                )  # fmt: skip
+            if fits[source] is None:
+                continue
+            band = fits[source].pr_band(recall=grid, ci_prob=ci_prob, kind=kind)
+        rows[method] = [np.asarray(band[v].values, dtype=np.float64) for v in _BAND_VARS]
+    if not rows:
+        raise ValueError(f"no band could be computed: {attrs['notes']}")
+    attrs["recommended"], attrs["recommendation"] = recommend_band(
+        list(rows), attrs["fit_checks"], n_pos, separated=separated
+    )
+    names = list(rows)
+    data = {
+        v: (("method", "recall"), np.stack([rows[m][i] for m in names]))
+        for i, v in enumerate(_BAND_VARS)
+    }
+    kinds = ["pointwise" if m.endswith("pointwise") else "simultaneous" for m in names]
+    coords = {
+        "method": names,
+        "recall": grid,
+        "kind": ("method", kinds),
+        "label": ("method", [_BAND_LABELS[m] for m in names]),
+    }
+    return xr.Dataset(data, coords=coords, attrs=attrs)
+
+
+_BAND_VARS = ("lower", "median", "upper")
+
+
+def recommend_band(available, fit_checks, n_pos, *, separated=False):
+    """The simultaneous PR band to draw, and why (one sentence); see :func:`compare_bands`."""
+    check = fit_checks.get("semiparametric")
+    model_ok = check is not None and check.passed
+    if "semiparametric_simultaneous" in available and model_ok and not separated and n_pos >= 2:
+        return "semiparametric_simultaneous", (
+            f"Draw the {_BAND_LABELS['semiparametric_simultaneous']} band: the rank-based "
+            f"model {_check_phrase(check)[3:]}, and its band is the narrowest that "
+            "contains the whole true curve about as often as it claims on populations "
+            "the model fits."
+        )
+    if "flexible_simultaneous" in available:
+        flex = fit_checks.get("flexible")
+        if flex is not None and flex.passed and not separated and n_pos >= 2:
+            return "flexible_simultaneous", (
+                f"Draw the {_BAND_LABELS['flexible_simultaneous']} band: the binormal ROC "
+                "fails its fit check, the flexible ROC model does not."
+            )
+    if separated:
+        reason = "every positive is scored above every negative, where model bands are too narrow"
+    elif n_pos < 2:
+        reason = "there are too few positives for a model"
+    elif check is not None and not check.passed:
+        reason = "the rank-based binormal model fails its fit check"
+    else:
+        reason = "no model band was computed"
+    for row in ("bootstrap_simultaneous_t", "semiparametric_simultaneous"):
+        if row in available:
+            return row, f"Draw the {_BAND_LABELS[row]} band: {reason}."
+    return None, f"No simultaneous band in the comparison: {reason}."
