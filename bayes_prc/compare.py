@@ -658,6 +658,8 @@ def compare_bands(
         ``method``. ``attrs``: ``recommended`` (the simultaneous band to draw),
         ``recommendation`` (why, one sentence), ``ci_prob``, ``fit_checks``
         (:class:`FitCheck` of each model fit) and ``notes`` (bands left out, and why).
+        Select one band with ``bands.sel({"method": name})`` (``sel(method=...)`` is
+        xarray's own keyword for inexact matching).
 
     Notes
     -----
@@ -673,7 +675,7 @@ def compare_bands(
     >>> import bayes_prc as bp
     >>> y, s = bp.Binormal(1.5, 1, 0, 1, 0.3).sample(300, random_seed=0)
     >>> bands = bp.compare_bands(y, s, ci_prob=0.9, random_seed=0, n_resamples=200)
-    >>> list(bands["method"].values)  # doctest: +NORMALIZE_WHITESPACE
+    >>> bands["method"].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
     ['semiparametric_pointwise', 'semiparametric_simultaneous', 'bootstrap_pointwise',
      'bootstrap_simultaneous_t']
     >>> bands.attrs["recommended"], dict(bands.sizes)
