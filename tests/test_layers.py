@@ -22,7 +22,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "bayes_prc"
-MAX_LINES = 600
+# a module of one concept may grow to about 1000 lines before it is worth a second look
+# (cohesion over line counts: a concept is never split to fit a number; issue 26)
+MAX_LINES = 1000
 
 LAYERS = {
     "exceptions": 0,
