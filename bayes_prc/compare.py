@@ -369,6 +369,13 @@ def _check_phrase(check):
     return f"it passes its fit check (p = {check.p_value:.2f})"
 
 
+def _check_outcome(check):
+    """'passes (p = ...)' or 'is inconclusive ...': completes "the model's fit check ..."."""
+    if check.grade == "inconclusive":
+        return "is inconclusive at this sample size (no evidence against the model)"
+    return f"passes (p = {check.p_value:.2f})"
+
+
 def recommend_interval(available, fit_checks, n_pos, *, separated=False):
     """The AP interval to quote, and why (one sentence).
 
@@ -757,7 +764,7 @@ def recommend_band(available, fit_checks, n_pos, *, separated=False):
     if "semiparametric_simultaneous" in available and model_ok and not separated and n_pos >= 2:
         return "semiparametric_simultaneous", (
             f"Draw the {_BAND_LABELS['semiparametric_simultaneous']} band: the rank-based "
-            f"model {_check_phrase(check)[3:]}, and its band is the narrowest that "
+            f"model's fit check {_check_outcome(check)}, and its band is the narrowest that "
             "contains the whole true curve about as often as it claims on populations "
             "the model fits."
         )

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._compare_auc import _AUC_FREQUENTIST
 from .._validation import check_random_state
-from ..compare import _fit, compare_intervals, compare_operating_point
+from ..compare import _fit, compare_bands, compare_intervals, compare_operating_point
 from ..criticism import compare_score_models, fit_score_models, score_ppc
 from ..empirical import Ranked, as_ranked, average_precision_score, precision_recall_curve
 from ..frequentist import bootstrap_pr_band
@@ -54,6 +54,7 @@ class ReportData:
     posterior_mean_ap: float = np.nan
     warnings: list = field(default_factory=list)
     auc_table: Any = None
+    bands: Any = None
 
     @property
     def n(self):
@@ -153,7 +154,8 @@ def compute_report(
             "`y_true` must contain both classes for a report; got "
             f"{r.n_pos} positive(s) of {r.n_samples}"
         )
-    seeds = check_random_state(random_seed).spawn(6)  # the first 5 as before the AUC table
+    # the first 5 as before the AUC table, the 7th for the bands' comparison
+    seeds = check_random_state(random_seed).spawn(7)
     # every warning raised while computing goes to the report's diagnostics box, once
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -197,6 +199,17 @@ def compute_report(
         band = bootstrap_pr_band(
             r, None, n_resamples=n_resamples, confidence_level=ci_prob, random_seed=seeds[3]
         )
+        # which simultaneous band to draw (compare_bands' recommendation)
+        bands = compare_bands(
+            r,
+            None,
+            ci_prob=ci_prob,
+            random_seed=seeds[6],
+            n_resamples=n_resamples,
+            posterior=post if post.model_type == "semiparametric" else None,
+            methods=("semiparametric_simultaneous", "bootstrap_simultaneous_t"),
+            progressbar=progressbar,
+        )
         d = ReportData(
             data=r,
             posterior=post,
@@ -206,6 +219,7 @@ def compute_report(
             figure_seed=seeds[4],
             fit_checks=ap_table.attrs.get("fit_checks", {}),
             auc_table=auc_table,
+            bands=bands,
         )
         if post.model_type == "parametric":
             if min(r.n_pos, r.n_neg) >= 2:

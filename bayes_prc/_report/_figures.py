@@ -72,8 +72,15 @@ def report_figures(d, ci_prob, progressbar=False):
 
 def _draw_all(d, ci_prob, post, r, figs, progress):
     fig, ax = _new_ax()
+    boot_recommended = d.bands is not None and d.bands.attrs["recommended"].startswith("bootstrap")
     PRCurveDisplay.from_posterior(
-        post, r, None, ci_prob=ci_prob, bootstrap_band=d.bootstrap_band, ax=ax
+        post,
+        r,
+        None,
+        ci_prob=ci_prob,
+        bootstrap_band=None if boot_recommended else d.bootstrap_band,
+        bands=d.bands,
+        ax=ax,
     )
     figs["pr"] = fig
     progress.update(len(figs))

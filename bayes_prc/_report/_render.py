@@ -193,7 +193,9 @@ def _reading_guide(ci_prob):
         "<li><b>PR curve</b>: the black steps are the empirical curve of these data. The blue "
         "bands are where the binormal model, fit to these scores, places the true curve "
         f"({ci_prob:.0%} credible; the lighter band contains whole curves). The dashed band is "
-        "the bootstrap's. The dotted line is chance (the prevalence).</li>",
+        "the bootstrap's. The simultaneous band drawn is the one the comparison of bands "
+        "recommends (named in the legend and under the figure). The dotted line is chance "
+        "(the prevalence).</li>",
         "<li><b>AP table</b>: one row per method on the same data. Bayesian rows are "
         "credible intervals for the model's AP; frequentist rows are confidence intervals for "
         "the empirical estimator. Where they disagree a lot, the sample is too small for "
@@ -208,12 +210,19 @@ def _reading_guide(ci_prob):
     ]
 
 
+def _band_choice_html(d):
+    if d.bands is None:
+        return []
+    return [f"<p>{_esc(d.bands.attrs['recommendation'])}</p>"]
+
+
 def _figure_sections(d, svgs):
     op = d.op_table
     return [
         "<h2>Precision-recall curve</h2>",
         f'<figure class="fig">{svgs["pr"]}<figcaption>Posterior median and bands, empirical '
         "curve, bootstrap band and chance baseline.</figcaption></figure>",
+        *_band_choice_html(d),
         "<h2>Average precision: every interval</h2>",
         _table_html(_marked(d.ap_table, d.n_pos), _TABLE_COLUMNS, label_col="label"),
         f'<figure class="fig">{svgs["forest"]}<figcaption>AP posterior density with the '

@@ -3,6 +3,8 @@ an optional bootstrap band and the chance baseline (seed 001: bootstrap error ba
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..empirical import as_ranked, average_precision_score, chance_baseline, precision_recall_curve
 from ._base import (
     BASELINE_COLOR,
@@ -45,6 +47,9 @@ class PRCurveDisplay:
         Pointwise credible band.
     simultaneous_lower, simultaneous_upper : array of shape (n_grid,), optional
         Simultaneous credible band (contains whole posterior curves).
+    simultaneous_label : str, optional
+        Legend entry of the simultaneous band (default ``"<ci> simultaneous credible
+        band"``), e.g. which band of :func:`bayes_prc.compare_bands` it is.
     ci_prob : float, optional
         Probability of the credible bands (for the legend).
     empirical_recall, empirical_precision : array of shape (n_points,), optional
@@ -101,6 +106,7 @@ class PRCurveDisplay:
         upper=None,
         simultaneous_lower=None,
         simultaneous_upper=None,
+        simultaneous_label=None,
         ci_prob=None,
         empirical_recall=None,
         empirical_precision=None,
@@ -159,6 +165,7 @@ class PRCurveDisplay:
             bootstrap_upper=self.bootstrap_upper,
         )
         self.bootstrap_label = bootstrap_label
+        self.simultaneous_label = simultaneous_label
         self.ci_prob = ci_prob
         self.prevalence = None if prevalence is None else float(prevalence)
         self.average_precision = average_precision
@@ -210,7 +217,7 @@ class PRCurveDisplay:
                 "color": POSTERIOR_COLOR,
                 "alpha": 0.14,
                 "linewidth": 0,
-                "label": f"{ci}simultaneous credible band",
+                "label": self.simultaneous_label or f"{ci}simultaneous credible band",
             }
             self.simultaneous_band_ = ax.fill_between(
                 self.recall,
@@ -280,6 +287,7 @@ class PRCurveDisplay:
         pos_label=None,
         name=None,
         ax=None,
+        bands=None,
         **kwargs,
     ):
         """Posterior bands and median from a fit, the empirical curve from the data.
@@ -308,18 +316,36 @@ class PRCurveDisplay:
         name : str, optional
             Legend label of the posterior median.
         ax : matplotlib.axes.Axes, optional
+        bands : xarray.Dataset, optional
+            The result of :func:`bayes_prc.compare_bands` on the same data: its
+            recommended simultaneous band (``attrs["recommended"]``) is drawn instead of
+            the posterior's own, on its recall grid, and the legend names it (a
+            recommended bootstrap band is drawn as the bootstrap band, so
+            ``bootstrap_band`` cannot be given too).
         **kwargs
             Passed to :meth:`plot`.
 
         Returns
         -------
         PRCurveDisplay
+            With ``recommended_band`` set to the drawn band's method name when ``bands``
+            is given (else None).
         """
         data = as_ranked(y_true, y_score, pos_label=pos_label)
         emp_p, emp_r = thin_curve(*precision_recall_curve(data, None)[:2])
         boot = cls._bootstrap_kwargs(bootstrap_band)
+        picked = {}
+        if bands is not None:
+            recall, ci_prob, picked = _recommended_band(bands, ci_prob, bootstrap_band)
+            simultaneous = False
+        post_kw = _posterior_bands(posterior, recall, ci_prob, simultaneous)
+        for key in ("simultaneous_lower", "simultaneous_upper"):
+            if key in picked:
+                post_kw[key] = picked.pop(key)
+        boot.update(picked.pop("boot", {}))
         disp = cls(
-            **_posterior_bands(posterior, recall, ci_prob, simultaneous),
+            **post_kw,
+            simultaneous_label=picked.pop("label", None),
             empirical_recall=emp_r,
             empirical_precision=emp_p,
             prevalence=chance_baseline(data),
@@ -328,6 +354,7 @@ class PRCurveDisplay:
             name=name,
             **boot,
         )
+        disp.recommended_band = None if bands is None else bands.attrs["recommended"]
         return disp.plot(ax=ax, **kwargs)
 
     @classmethod
@@ -441,6 +468,45 @@ class PRCurveDisplay:
             "bootstrap_upper": hi,
             "bootstrap_label": label,
         }
+
+
+def _recommended_band(bands, ci_prob, bootstrap_band):
+    """Grid, level and constructor arguments of a compare_bands result's recommended band."""
+    rec = getattr(bands, "attrs", {}).get("recommended")
+    if rec is None or "method" not in bands.dims:
+        raise ValueError(
+            "`bands` must be the result of bayes_prc.compare_bands (a Dataset over `method` "
+            "with attrs['recommended'])"
+        )
+    prob = float(bands.attrs["ci_prob"])
+    if ci_prob is not None and not np.isclose(ci_prob, prob):
+        raise ValueError(f"`ci_prob`={ci_prob!r} differs from the level of `bands` ({prob!r})")
+    row = bands.sel({"method": rec})
+    source = str(row["label"].item()).replace(" (simultaneous)", "").replace(", simultaneous", "")
+    label = f"{percent(prob)} simultaneous band, {source} (recommended)"
+    grid = bands["recall"].values
+    if rec.startswith("bootstrap"):
+        if bootstrap_band is not None:
+            raise ValueError(
+                "`bootstrap_band` cannot be given with `bands` whose recommended band is "
+                f"the bootstrap's ({rec!r}): it is drawn as the bootstrap band"
+            )
+        boot = dict(
+            bootstrap_recall=grid,
+            bootstrap_lower=row["lower"].values,
+            bootstrap_upper=row["upper"].values,
+            bootstrap_label=label,
+        )
+        return grid, prob, {"boot": boot}
+    return (
+        grid,
+        prob,
+        {
+            "simultaneous_lower": row["lower"].values,
+            "simultaneous_upper": row["upper"].values,
+            "label": label,
+        },
+    )
 
 
 def _posterior_bands(posterior, recall, ci_prob, simultaneous):
