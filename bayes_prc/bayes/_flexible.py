@@ -62,6 +62,7 @@ from scipy import optimize, special
 from ..exceptions import ConvergenceWarning
 from ..models import NormalMixtureScoreModel
 from ..models._common import _expand, _extra_ndim, _logit_precision
+from ._flexible_points import FlexibleOperatingPoints
 from ._ordinal import bin_log_probs
 from ._priors import _Priors
 
@@ -389,12 +390,15 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
 
 
 # ------------------------------------------------------------------------ analytic model
-class FlexibleROCModel(NormalMixtureScoreModel):
+class FlexibleROCModel(FlexibleOperatingPoints, NormalMixtureScoreModel):
     """Analytic PR model of the flexible ROC posterior: N(0, 1) negatives, mixture positives.
 
     Parameters of shape ``batch_shape (+ (J,))`` on the latent scale; a
     :class:`NormalMixtureScoreModel` with one negative component, plus per-draw
-    thresholds (``per_draw=True``) and a closed-form ROC AUC.
+    thresholds (``per_draw=True``), a closed-form ROC AUC and the operating points of
+    :class:`~._flexible_points.FlexibleOperatingPoints` (``recall_at_precision``,
+    ``threshold_at_precision``, ``max_fbeta``: over all thresholds, since a mixture's
+    precision need not be monotone in the threshold).
     """
 
     def __init__(self, weights, means, sds, prevalence):
@@ -426,18 +430,3 @@ class FlexibleROCModel(NormalMixtureScoreModel):
         """True-positive rate at false-positive rate(s): shape ``batch_shape + np.shape(fpr)``."""
         f = np.asarray(fpr, dtype=np.float64)
         return np.exp(self._pos.log_sf(-special.ndtri(f), f.ndim))
-
-    def _unsupported(self, name):
-        raise NotImplementedError(
-            f"`{name}` is not available for model='flexible' (a mixture's precision is not "
-            "monotone in the threshold); use precision_at_recall or pr_band instead"
-        )
-
-    def recall_at_precision(self, *args, **kwargs):
-        self._unsupported("recall_at_precision")
-
-    def threshold_at_precision(self, *args, **kwargs):
-        self._unsupported("threshold_at_precision")
-
-    def max_fbeta(self, *args, **kwargs):
-        self._unsupported("max_fbeta")

@@ -317,14 +317,17 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         """Empirical PR curves of simulated test sets from the posterior predictive.
 
         For each of ``n_curves`` posterior draws (chosen at random), simulate a test set
-        of ``n_test`` labelled scores from that draw's binormal model and compute its
-        empirical PR curve: the picture of how much an empirical curve moves from one
-        test set to another (seed 000, "The problem"). Test sets without a positive are
+        of ``n_test`` labelled scores from that draw's model (binormal; for
+        ``model="flexible"`` N(0, 1) negatives and the draw's normal mixture of positives,
+        on the latent scale: an empirical PR curve depends only on the ranking) and
+        compute its empirical PR curve: the picture of how much an empirical curve moves
+        from one test set to another (seed 000, "The problem"). Test sets without a positive are
         redrawn (recall is undefined there). Test sets of 100 000 items or more are
         simulated as class counts in 2000 score bins of equal positive probability (exact
-        multinomial counts, scores tied within a bin): each curve is then exact at the
-        bin edges (recall steps of about 1/2000) and its AP is that of the binned scores
-        (within about 2e-4 of the unbinned AP at that size).
+        multinomial counts from the class-conditional bin probabilities, scores tied
+        within a bin): each curve is then exact at the bin edges (recall steps of about
+        1/2000) and its AP is that of the binned scores (within about 2e-4 of the
+        unbinned AP at that size).
 
         Returns
         -------
@@ -333,8 +336,6 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
             function (precision at the highest threshold whose recall reaches the grid
             value); ``average_precision`` with dim (curve,); ``n_pos`` (curve,).
         """
-        if self.model_type == "flexible":
-            raise NotImplementedError("`predictive_curves` is not available for model='flexible'")
         return predictive_curves(self.model, n_test, n_curves, random_seed, recall)
 
     def sample_posterior_predictive(self, random_seed=None, progressbar=False):
