@@ -139,7 +139,9 @@ class PairedComparison(IntervalResult):
     diagnostics : dict or None
         ``"bayes"`` with NUTS: max R-hat, min bulk/tail ESS, number of divergences; with
         the rank-based model's fast sampler: the importance sampling's Pareto ``khat``,
-        ``ess``, ``n_proposals`` and ``adaptations``.
+        ``ess`` (Kish's ``1 / sum(w**2)``), ``n_distinct`` (distinct resampled draws),
+        ``ess_draws`` (``min(ess, n_distinct)``: what the resampled draws are worth),
+        ``n_proposals`` and ``adaptations``.
     fit_check : JointFitCheck or None
         ``"bayes"`` with ``model="semiparametric"``: the deviance check of the joint
         model (``statistic``, ``df``, ``p_value``, ``passed``; deterministic, see

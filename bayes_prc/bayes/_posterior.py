@@ -369,6 +369,14 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
     def summary(self, var_names=None, ci_prob=None, kind="all", ci_kind=None):
         """ArviZ summary (mean, sd, interval, ESS, R-hat) of the main quantities.
 
+        For ``model="flexible", method="laplace"`` the draws are resampled from
+        importance-weighted proposals (partly duplicated), so the ``ess_bulk`` and
+        ``ess_tail`` columns are ArviZ's capped at ``importance["ess_draws"]``: the
+        importance-sampling ESS (Kish's ``1 / sum(w**2)`` of the normalized PSIS
+        weights, or after the tempered-SMC fallback the ESS of its last reweighting),
+        itself capped at the number of distinct draws. The cap applies to every row,
+        the exactly drawn prevalence too (conservative).
+
         Returns
         -------
         pandas.DataFrame
@@ -393,14 +401,17 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         """Convergence diagnostics: max R-hat, min bulk/tail ESS, number of divergences.
 
         Exact (conjugate) fits have independent draws: R-hat and ESS are computed the
-        same way and divergences are 0.
+        same way and divergences are 0. Fast flexible fits (``method="laplace"``)
+        resample importance-weighted draws: their ESS is at most the importance-sampling
+        ESS, capped at the number of distinct draws (``importance["ess_draws"]``; see
+        :meth:`summary`).
         """
         names = ["prevalence", "mu", "sigma", "average_precision"]
         if self.model_type == "flexible":
             names = ["prevalence", "weights", "means", "sds", "average_precision"]
         if self.model_type in ("semiparametric", "flexible"):
             names.append("cutpoints")
-        return convergence_diagnostics(self.idata, names)
+        return convergence_diagnostics(self.idata, names, ess_cap=self._ess_cap())
 
     def fit_check(self, random_seed=None, n_draws=4000):
         """Goodness-of-fit check of the model: ``"pass"``, ``"inconclusive"`` or ``"fail"``.

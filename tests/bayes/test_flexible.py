@@ -211,6 +211,43 @@ def test_predictive_curves_ap_matches_the_model():
     np.testing.assert_allclose(a["average_precision"], b["average_precision"], atol=1e-6)
 
 
+def _n_distinct(post):
+    pst = post.idata["posterior"]
+    names = ("weights", "means", "sds", "cutpoints")
+    n = pst.sizes["chain"] * pst.sizes["draw"]
+    rows = np.concatenate([pst[v].values.reshape(n, -1) for v in names], axis=1)
+    return np.unique(rows, axis=0).shape[0], n
+
+
+def test_fast_fit_reports_the_importance_sampling_ess(data300, fast300):
+    # importance-sampling path: one component, a near-Gaussian posterior (k-hat ~0.2)
+    post = _fit(*data300, draws=500, random_seed=3, priors={"n_components": 1})
+    imp = post.importance
+    assert imp["smc"] is None and imp["khat"] <= 0.7
+    w = np.exp(imp["log_weights"])  # stored normalized PSIS weights, one per proposal
+    assert w.size == imp["n_proposals"] and abs(w.sum() - 1.0) < 1e-9
+    kish = 1.0 / np.sum(w * w)
+    distinct, n = _n_distinct(post)
+    assert imp["n_distinct"] == distinct < n  # resampled: duplicated draws
+    assert kish < distinct  # here the weights, not the duplicates, bind (measured 928 < 1360)
+    d = post.diagnostics()
+    assert d["min_ess_bulk"] == pytest.approx(kish, rel=1e-12)
+    assert d["min_ess_tail"] == pytest.approx(kish, rel=1e-12)
+    sm = post.summary()
+    assert np.all(sm["ess_bulk"] <= kish + 1e-9) and np.all(sm["ess_tail"] <= kish + 1e-9)
+    assert sm.loc["average_precision", "ess_bulk"] == pytest.approx(kish, rel=1e-12)
+    assert np.all(sm["mcse_mean"] >= sm["sd"] / np.sqrt(kish) - 1e-15)
+    # tempered-SMC path: the SMC's last-reweighting ESS, capped at the distinct draws
+    imp = fast300.importance
+    assert imp["smc"] is not None
+    distinct, n = _n_distinct(fast300)
+    assert imp["n_distinct"] == distinct
+    assert imp["ess_draws"] == min(imp["smc"]["ess"], distinct)
+    d = fast300.diagnostics()
+    assert d["min_ess_bulk"] <= imp["ess_draws"] <= distinct
+    assert np.all(fast300.summary()["ess_bulk"] <= imp["ess_draws"])
+
+
 def test_invariant_to_monotone_transforms(data300, fast300):
     y, s = data300
     ap = fast300.average_precision().values
