@@ -138,8 +138,8 @@ class PairedComparison(IntervalResult):
         How the ``"bayes"`` posterior was sampled and the score transform.
     diagnostics : dict or None
         ``"bayes"`` with NUTS: max R-hat, min bulk/tail ESS, number of divergences; with
-        the rank-based model's fast sampler: the importance sampling's Pareto ``khat``,
-        ``ess``, ``n_proposals`` and ``adaptations``.
+        the rank-based model's fast sampler: Pareto ``khat``, ``ess`` (Kish), ``n_distinct``
+        draws, ``ess_draws = min(ess, n_distinct)``, ``n_proposals``, ``adaptations``.
     fit_check : JointFitCheck or None
         ``"bayes"`` with ``model="semiparametric"``: the deviance check of the joint
         model (``statistic``, ``df``, ``p_value``, ``passed``; deterministic, see

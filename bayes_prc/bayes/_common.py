@@ -15,6 +15,7 @@ from ..frequentist._bands import simultaneous_band
 
 __all__ = [
     "DEFAULT_RECALL",
+    "cap_summary_ess",
     "check_unit_grid",
     "convergence_diagnostics",
     "warn_if_unreliable",
@@ -36,8 +37,13 @@ def check_unit_grid(values, name, default=None):
     return arr
 
 
-def convergence_diagnostics(idata, var_names):
-    """Max R-hat, min bulk/tail ESS over ``var_names`` and the number of divergences."""
+def convergence_diagnostics(idata, var_names, ess_cap=None):
+    """Max R-hat, min bulk/tail ESS over ``var_names`` and the number of divergences.
+
+    ``ess_cap``: for draws resampled from weighted ones (the fast samplers'
+    importance sampling), the ESS they are worth (see :func:`cap_summary_ess`); the ESS
+    reported is then ArviZ's capped at it.
+    """
     import arviz as az
 
     with warnings.catch_warnings():
@@ -48,12 +54,44 @@ def convergence_diagnostics(idata, var_names):
     n_div = 0
     if "sample_stats" in idata.children and "diverging" in idata["sample_stats"]:
         n_div = int(idata["sample_stats"]["diverging"].values.sum())
+    cap = np.inf if ess_cap is None else float(ess_cap)
     return {
         "max_rhat": float(max(float(rhat[v].max()) for v in var_names)),
-        "min_ess_bulk": float(min(float(ess_bulk[v].min()) for v in var_names)),
-        "min_ess_tail": float(min(float(ess_tail[v].min()) for v in var_names)),
+        "min_ess_bulk": min(float(min(float(ess_bulk[v].min()) for v in var_names)), cap),
+        "min_ess_tail": min(float(min(float(ess_tail[v].min()) for v in var_names)), cap),
         "n_divergent": n_div,
     }
+
+
+def cap_summary_ess(summary, ess_cap):
+    """Cap the ``ess_bulk`` / ``ess_tail`` columns of an ArviZ summary at ``ess_cap``.
+
+    A fast sampler that resamples importance-weighted proposals returns duplicated
+    draws; ArviZ's ESS of them (about the number of draws) is not their effective
+    sample size. The honest one is the importance-sampling ESS, Kish's
+    ``1 / sum(w**2)`` of the normalized weights (for a tempered SMC, the ESS of its
+    last reweighting), capped at the number of distinct draws: the sampler's
+    ``importance["ess_draws"]``. ``mcse_mean`` is raised to at least ``sd /
+    sqrt(ess_cap)`` accordingly (``mcse_sd`` is left as ArviZ computed it).
+    ``ess_cap=None`` (NUTS, exact draws) leaves the summary unchanged. Returns the
+    summary (modified in place).
+    """
+    if ess_cap is None:
+        return summary
+    # arviz_stats' SummaryDataFrame displays preformatted strings (``_fmt_map``): keep
+    # them in step with the capped values
+    fmt = getattr(summary, "_fmt_map", None)
+    for col in ("ess_bulk", "ess_tail"):
+        if col in summary.columns:
+            summary[col] = np.minimum(summary[col].astype(float), float(ess_cap))
+            if isinstance(fmt, dict) and col in fmt:
+                fmt[col] = {idx: f"{summary.at[idx, col]:.0f}" for idx in fmt[col]}
+    if {"mcse_mean", "sd"} <= set(summary.columns):  # the mean's error with that ESS
+        mcse = summary["sd"].astype(float) / np.sqrt(float(ess_cap))
+        summary["mcse_mean"] = np.maximum(summary["mcse_mean"].astype(float), mcse)
+        if isinstance(fmt, dict) and "mcse_mean" in fmt:
+            fmt["mcse_mean"] = {i: f"{summary.at[i, 'mcse_mean']:.2g}" for i in fmt["mcse_mean"]}
+    return summary
 
 
 def warn_if_unreliable(diagnostics, chains, stacklevel=4, what="the NUTS fit"):

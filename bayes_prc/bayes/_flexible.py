@@ -36,7 +36,12 @@ Student-t draws are moved to the posterior by an adaptive tempered SMC sampler (
 ``q^(1-b) p^b``, random-walk Metropolis moves; Del Moral, Doucet & Jasra 2006), which
 agrees with NUTS in the tests. It warns (:class:`ConvergenceWarning`, suggesting
 ``method="nuts"``) when its moves are hardly ever accepted. ``posterior.importance``
-holds ``khat``, the importance-sampling ``ess`` and the SMC steps and acceptance.
+holds ``khat``, the importance-sampling ``ess`` (and the normalized PSIS log weights)
+and the SMC steps and acceptance. The returned draws are resampled, hence partly
+duplicated, so ArviZ's ESS of them overstates their worth: ``diagnostics()`` and
+``summary()`` report at most ``importance["ess_draws"]``, the importance-sampling ESS
+(Kish's ``1 / sum(w**2)``; after the SMC fallback, the ESS of its last reweighting)
+capped at the number of distinct draws.
 
 References
 ----------
@@ -62,6 +67,7 @@ from scipy import optimize, special
 from ..exceptions import ConvergenceWarning
 from ..models import NormalMixtureScoreModel
 from ..models._common import _expand, _extra_ndim, _logit_precision
+from ._flexible_points import FlexibleOperatingPoints
 from ._ordinal import bin_log_probs
 from ._priors import _Priors
 
@@ -261,10 +267,11 @@ def _tempered_smc(rng, x, log_q, log_p, loc, chol, counts, priors, n_moves=6):
     chosen so that the effective sample size of the incremental weights is half the
     particles; after each resampling, ``n_moves`` random-walk Metropolis moves with the
     particles' covariance scaled by ``2.38^2 / d`` (Del Moral, Doucet & Jasra 2006).
-    Returns the particles, the number of tempering steps and the mean acceptance rate.
+    Returns the particles, the number of tempering steps, the mean acceptance rate and
+    the effective sample size of the last reweighting (its incremental weights).
     """
     n, d = x.shape
-    beta, steps, acc = 0.0, 0, []
+    beta, steps, acc, last_ess = 0.0, 0, [], float(n)
     log_r = log_p - log_q
     while beta < 1.0 and steps < 100:
         lo, hi = beta, 1.0
@@ -280,6 +287,7 @@ def _tempered_smc(rng, x, log_q, log_p, loc, chol, counts, priors, n_moves=6):
                 lo, hi = (mid, hi) if ess(mid) >= 0.5 * n else (lo, mid)
             new = max(lo, beta + 1e-6)
         lw = (new - beta) * log_r
+        last_ess = float(_ess(lw))
         w = np.exp(lw - lw.max())
         pick = _systematic(rng, w / w.sum(), n)
         x, log_q, log_p = x[pick], log_q[pick], log_p[pick]
@@ -296,7 +304,7 @@ def _tempered_smc(rng, x, log_q, log_p, loc, chol, counts, priors, n_moves=6):
             x[ok], log_q[ok], log_p[ok] = y[ok], lq_y[ok], lp_y[ok]
             acc.append(ok.mean())
         log_r = log_p - log_q
-    return x, steps, float(np.mean(acc)) if acc else 1.0
+    return x, steps, float(np.mean(acc)) if acc else 1.0, last_ess
 
 
 def _psis(log_ratios):
@@ -336,9 +344,14 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
     dict
         ``prevalence`` (chains, draws), ``weights``, ``means``, ``sds`` (chains, draws,
         J), ``cutpoints`` (chains, draws, K - 1) and ``importance``: ``khat`` (Pareto
-        k-hat), ``ess`` (importance-sampling effective sample size), ``n_proposals``,
-        ``mode`` (unconstrained) and ``smc`` (None, or the tempering ``steps`` and the
-        mean ``acceptance`` of the SMC fallback used when k-hat > 0.7).
+        k-hat), ``ess`` (importance-sampling effective sample size, Kish's
+        ``1 / sum(w**2)`` of the normalized PSIS weights), ``log_weights`` (those
+        normalized log weights, one per proposal), ``n_distinct`` (distinct returned
+        draws), ``ess_draws`` (the ESS the returned draws are worth: ``ess``, or the SMC's
+        ``ess`` when it ran, capped at ``n_distinct``; reported by ``diagnostics()`` and
+        ``summary()``), ``n_proposals``, ``mode`` (unconstrained) and ``smc`` (None, or
+        the tempering ``steps``, the mean ``acceptance`` and the ``ess`` of the last
+        reweighting of the SMC fallback used when k-hat > 0.7).
     """
     counts = data.counts
     n0, n1 = counts.sum(axis=1)
@@ -354,9 +367,9 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
     smc = None
     if khat > _KHAT_WARN:  # the Laplace proposal is not close enough: temper to the posterior
         n_part = min(max(total, 2000), m)
-        xs, steps, acc = _tempered_smc(rng, x[:n_part].copy(), log_q[:n_part].copy(),
+        xs, steps, acc, smc_ess = _tempered_smc(rng, x[:n_part].copy(), log_q[:n_part].copy(),
                                        log_p[:n_part].copy(), mode, chol, counts, priors)  # fmt: skip
-        smc = {"steps": steps, "acceptance": acc}
+        smc = {"steps": steps, "acceptance": acc, "ess": smc_ess}
         if acc < 0.05:
             warnings.warn(
                 f"the flexible model's fast sampler may be unreliable: importance sampling "
@@ -370,6 +383,10 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
         x = xs
     else:
         pick = rng.permutation(_systematic(rng, w, total))
+    n_distinct = int(np.unique(x[pick], axis=0).shape[0])
+    # what the resampled draws are worth: the importance-sampling (or the SMC's last
+    # reweighting) ESS, never more than the number of distinct draws
+    ess_draws = min(ess if smc is None else smc["ess"], float(n_distinct))
     cut, log_w, means, log_sds, _ = _unpack(x[pick], counts.shape[1], priors.n_components)
     prevalence = rng.beta(priors.prevalence_alpha + n1, priors.prevalence_beta + n0, shape)
     return {
@@ -381,6 +398,9 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
         "importance": {
             "khat": khat,
             "ess": ess,
+            "log_weights": lw,
+            "n_distinct": n_distinct,
+            "ess_draws": ess_draws,
             "n_proposals": m,
             "mode": mode,
             "smc": smc,
@@ -389,12 +409,15 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
 
 
 # ------------------------------------------------------------------------ analytic model
-class FlexibleROCModel(NormalMixtureScoreModel):
+class FlexibleROCModel(FlexibleOperatingPoints, NormalMixtureScoreModel):
     """Analytic PR model of the flexible ROC posterior: N(0, 1) negatives, mixture positives.
 
     Parameters of shape ``batch_shape (+ (J,))`` on the latent scale; a
     :class:`NormalMixtureScoreModel` with one negative component, plus per-draw
-    thresholds (``per_draw=True``) and a closed-form ROC AUC.
+    thresholds (``per_draw=True``), a closed-form ROC AUC and the operating points of
+    :class:`~._flexible_points.FlexibleOperatingPoints` (``recall_at_precision``,
+    ``threshold_at_precision``, ``max_fbeta``: over all thresholds, since a mixture's
+    precision need not be monotone in the threshold).
     """
 
     def __init__(self, weights, means, sds, prevalence):
@@ -426,18 +449,3 @@ class FlexibleROCModel(NormalMixtureScoreModel):
         """True-positive rate at false-positive rate(s): shape ``batch_shape + np.shape(fpr)``."""
         f = np.asarray(fpr, dtype=np.float64)
         return np.exp(self._pos.log_sf(-special.ndtri(f), f.ndim))
-
-    def _unsupported(self, name):
-        raise NotImplementedError(
-            f"`{name}` is not available for model='flexible' (a mixture's precision is not "
-            "monotone in the threshold); use precision_at_recall or pr_band instead"
-        )
-
-    def recall_at_precision(self, *args, **kwargs):
-        self._unsupported("recall_at_precision")
-
-    def threshold_at_precision(self, *args, **kwargs):
-        self._unsupported("threshold_at_precision")
-
-    def max_fbeta(self, *args, **kwargs):
-        self._unsupported("max_fbeta")

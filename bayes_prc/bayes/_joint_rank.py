@@ -390,8 +390,11 @@ def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
     dict
         ``prevalence``, ``mu_a``, ``sigma_a``, ``mu_b``, ``sigma_b``, ``rho_neg``,
         ``rho_pos`` of shape (chains, draws), ``cutpoints_a`` / ``cutpoints_b`` of shape
-        (chains, draws, K - 1), and ``importance``: ``khat`` (Pareto k-hat), ``ess``,
-        ``n_proposals``, ``mode`` (unconstrained) and ``adaptations``.
+        (chains, draws, K - 1), and ``importance``: ``khat`` (Pareto k-hat), ``ess``
+        (Kish's ``1 / sum(w**2)`` of the normalized PSIS weights), ``n_distinct``
+        (distinct resampled draws), ``ess_draws`` (``min(ess, n_distinct)``, what the
+        resampled draws are worth), ``n_proposals``, ``mode`` (unconstrained) and
+        ``adaptations``.
     """
     counts = data.counts
     n0, n1 = counts.sum(axis=(1, 2))
@@ -434,8 +437,10 @@ def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
             named[one][swap], named[two][swap] = named[two][swap], named[one][swap]
     out = {k: v.reshape(*shape, *v.shape[1:]) for k, v in named.items()}
     out["prevalence"] = rng.beta(priors.prevalence_alpha + n1, priors.prevalence_beta + n0, shape)
-    out["importance"] = {"khat": float(khat), "ess": float(1.0 / np.sum(w * w)),
-                         "n_proposals": m, "mode": mode, "adaptations": adaptations}  # fmt: skip
+    ess, n_distinct = float(1.0 / np.sum(w * w)), int(np.unique(pick).size)
+    out["importance"] = {"khat": float(khat), "ess": ess, "n_distinct": n_distinct,
+                         "ess_draws": min(ess, float(n_distinct)), "n_proposals": m,
+                         "mode": mode, "adaptations": adaptations}  # fmt: skip
     return out
 
 

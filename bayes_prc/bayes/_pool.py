@@ -29,7 +29,7 @@ from scipy import special
 
 from .._validation import check_choice, check_int, check_probability, check_random_state
 from ..frequentist._design import check_selection
-from ._common import DEFAULT_RECALL, check_unit_grid, simultaneous_band
+from ._common import DEFAULT_RECALL, cap_summary_ess, check_unit_grid, simultaneous_band
 from ._idata import SAMPLE_DIMS
 from ._pool_model import (
     PoolData,
@@ -371,7 +371,13 @@ class PoolPosterior:
         return out
 
     def summary(self, var_names=None, ci_prob=None, kind="all", ci_kind=None):
-        """ArviZ summary of the main quantities (a pandas DataFrame)."""
+        """ArviZ summary of the main quantities (a pandas DataFrame).
+
+        With ``method="laplace"`` the draws are resampled from importance-weighted
+        proposals, so ``ess_bulk`` / ``ess_tail`` are capped at
+        ``importance["ess_draws"]`` (the importance-sampling ESS, at most the number of
+        distinct draws).
+        """
         import warnings
 
         import arviz as az
@@ -379,8 +385,9 @@ class PoolPosterior:
         names = var_names or ["average_precision", "roc_auc", "prevalence", "f_knots"]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            return az.summary(self.idata, var_names=names, ci_prob=self._ci_prob(ci_prob),
-                              kind=kind, ci_kind=ci_kind)  # fmt: skip
+            out = az.summary(self.idata, var_names=names, ci_prob=self._ci_prob(ci_prob),
+                             kind=kind, ci_kind=ci_kind)  # fmt: skip
+        return cap_summary_ess(out, (self.importance or {}).get("ess_draws"))
 
     def __repr__(self):
         ap = self.idata["posterior"]["average_precision"]

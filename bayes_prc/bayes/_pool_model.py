@@ -303,7 +303,10 @@ def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
     -------
     dict
         ``alpha`` (chains, draws), ``log_slopes`` (chains, draws, K + 1), ``floor``
-        (chains, draws; zeros without a floor) and ``importance``: ``khat``, ``ess``,
+        (chains, draws; zeros without a floor) and ``importance``: ``khat``, ``ess``
+        (Kish's ``1 / sum(w**2)`` of the normalized PSIS weights), ``n_distinct``
+        (distinct resampled draws), ``ess_draws`` (``min(ess, n_distinct)``: the ESS
+        of the resampled draws, reported by ``PoolPosterior.summary``),
         ``n_proposals``, ``mode``, ``adaptations``.
     """
     shape = (int(chains), int(draws))
@@ -335,6 +338,8 @@ def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
         )
     w = np.exp(lw)
     pick = rng.permutation(_systematic(rng, w, total))
+    ess = float(1.0 / np.sum(w * w))
+    n_distinct = int(np.unique(pick).size)
     alpha, log_slopes, floor = data.split(x[pick])
     return {
         "alpha": alpha.reshape(shape),
@@ -342,7 +347,9 @@ def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
         "floor": floor.reshape(shape),
         "importance": {
             "khat": float(khat),
-            "ess": float(1.0 / np.sum(w * w)),
+            "ess": ess,
+            "n_distinct": n_distinct,
+            "ess_draws": min(ess, float(n_distinct)),
             "n_proposals": m,
             "mode": mode,
             "adaptations": adaptations,

@@ -317,14 +317,17 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         """Empirical PR curves of simulated test sets from the posterior predictive.
 
         For each of ``n_curves`` posterior draws (chosen at random), simulate a test set
-        of ``n_test`` labelled scores from that draw's binormal model and compute its
-        empirical PR curve: the picture of how much an empirical curve moves from one
-        test set to another (seed 000, "The problem"). Test sets without a positive are
+        of ``n_test`` labelled scores from that draw's model (binormal; for
+        ``model="flexible"`` N(0, 1) negatives and the draw's normal mixture of positives,
+        on the latent scale: an empirical PR curve depends only on the ranking) and
+        compute its empirical PR curve: the picture of how much an empirical curve moves
+        from one test set to another (seed 000, "The problem"). Test sets without a positive are
         redrawn (recall is undefined there). Test sets of 100 000 items or more are
         simulated as class counts in 2000 score bins of equal positive probability (exact
-        multinomial counts, scores tied within a bin): each curve is then exact at the
-        bin edges (recall steps of about 1/2000) and its AP is that of the binned scores
-        (within about 2e-4 of the unbinned AP at that size).
+        multinomial counts from the class-conditional bin probabilities, scores tied
+        within a bin): each curve is then exact at the bin edges (recall steps of about
+        1/2000) and its AP is that of the binned scores (within about 2e-4 of the
+        unbinned AP at that size).
 
         Returns
         -------
@@ -333,8 +336,6 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
             function (precision at the highest threshold whose recall reaches the grid
             value); ``average_precision`` with dim (curve,); ``n_pos`` (curve,).
         """
-        if self.model_type == "flexible":
-            raise NotImplementedError("`predictive_curves` is not available for model='flexible'")
         return predictive_curves(self.model, n_test, n_curves, random_seed, recall)
 
     def sample_posterior_predictive(self, random_seed=None, progressbar=False):
@@ -368,6 +369,14 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
     def summary(self, var_names=None, ci_prob=None, kind="all", ci_kind=None):
         """ArviZ summary (mean, sd, interval, ESS, R-hat) of the main quantities.
 
+        For ``model="flexible", method="laplace"`` the draws are resampled from
+        importance-weighted proposals (partly duplicated), so the ``ess_bulk`` and
+        ``ess_tail`` columns are ArviZ's capped at ``importance["ess_draws"]``: the
+        importance-sampling ESS (Kish's ``1 / sum(w**2)`` of the normalized PSIS
+        weights, or after the tempered-SMC fallback the ESS of its last reweighting),
+        itself capped at the number of distinct draws. The cap applies to every row,
+        the exactly drawn prevalence too (conservative).
+
         Returns
         -------
         pandas.DataFrame
@@ -392,14 +401,17 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         """Convergence diagnostics: max R-hat, min bulk/tail ESS, number of divergences.
 
         Exact (conjugate) fits have independent draws: R-hat and ESS are computed the
-        same way and divergences are 0.
+        same way and divergences are 0. Fast flexible fits (``method="laplace"``)
+        resample importance-weighted draws: their ESS is at most the importance-sampling
+        ESS, capped at the number of distinct draws (``importance["ess_draws"]``; see
+        :meth:`summary`).
         """
         names = ["prevalence", "mu", "sigma", "average_precision"]
         if self.model_type == "flexible":
             names = ["prevalence", "weights", "means", "sds", "average_precision"]
         if self.model_type in ("semiparametric", "flexible"):
             names.append("cutpoints")
-        return convergence_diagnostics(self.idata, names)
+        return convergence_diagnostics(self.idata, names, ess_cap=self._ess_cap())
 
     def fit_check(self, random_seed=None, n_draws=4000):
         """Goodness-of-fit check of the model: ``"pass"``, ``"inconclusive"`` or ``"fail"``.

@@ -17,7 +17,7 @@ import numpy as np
 import xarray as xr
 
 from .._validation import check_probability
-from ._common import add_curve_summaries, check_unit_grid
+from ._common import add_curve_summaries, cap_summary_ess, check_unit_grid
 from ._idata import SAMPLE_DIMS
 from ._summaries import pr_band
 
@@ -96,10 +96,19 @@ class PosteriorBase:
         prob = self._ci_prob(ci_prob)
         return pr_band(self.model, recall, prob, kind, **self._prevalence_kw(prevalence))
 
+    def _ess_cap(self):
+        """The ESS resampled fast-sampler draws are worth (``importance["ess_draws"]``).
+
+        None for draws that are not resampled from weighted ones (NUTS, exact, grid).
+        """
+        importance = getattr(self, "importance", None)
+        return None if not importance else importance.get("ess_draws")
+
     def _summary(self, var_names, ci_prob, **kwargs):
         import arviz as az
 
         prob = self._ci_prob(ci_prob)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # R-hat of constant draws
-            return az.summary(self.idata, var_names=var_names, ci_prob=prob, **kwargs)
+            out = az.summary(self.idata, var_names=var_names, ci_prob=prob, **kwargs)
+        return cap_summary_ess(out, self._ess_cap())

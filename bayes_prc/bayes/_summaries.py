@@ -18,6 +18,7 @@ from .._transforms import transform_scores
 from .._validation import check_choice, check_int, check_probability, check_random_state
 from ..binormal import Binormal
 from ..empirical import Ranked, as_ranked
+from ..models import NormalMixtureScoreModel
 from ._common import DEFAULT_RECALL, check_unit_grid, simultaneous_band
 
 __all__ = [
@@ -97,20 +98,23 @@ BINNED_TEST_MIN = 100_000
 TEST_BINS = 2000
 
 
-def _binned_test_curve(params, n_test, rng, r_grid):
+def _binned_test_curve(model, n_test, rng, r_grid):
     """One simulated test set of a large ``n_test``, as class counts per score bin.
 
-    The bin edges are the ``k / TEST_BINS`` quantiles of the positive class, so each bin
-    holds a ``1 / TEST_BINS`` share of the positives in expectation; the positives and
-    negatives per bin are exact multinomial draws, the scores inside a bin are treated as
-    tied. The curve is therefore exact at the bin edges (recall steps of about
-    ``1 / TEST_BINS``) and the AP is that of scores tied within bins.
+    ``model`` is a single-draw score model (a :class:`Binormal` or a normal mixture,
+    e.g. the flexible model). The bin edges are the ``k / TEST_BINS`` quantiles of the
+    positive class, so each bin holds a ``1 / TEST_BINS`` share of the positives in
+    expectation; the negatives' bin probabilities are the differences of their survival
+    function at the edges (for a mixture, its class-conditional bin probabilities). The
+    positives and negatives per bin are exact multinomial draws, the scores inside a bin
+    are treated as tied. The curve is therefore exact at the bin edges (recall steps of
+    about ``1 / TEST_BINS``) and the AP is that of scores tied within bins.
     """
     from scipy import special
 
     from ..frequentist._aggregate import multinomial_rows
 
-    mu_pos, sigma_pos, mu_neg, sigma_neg, prevalence = params
+    prevalence = float(model.prevalence)
     for _ in range(1000):
         n_pos = int(rng.binomial(n_test, prevalence))
         if n_pos:
@@ -118,8 +122,13 @@ def _binned_test_curve(params, n_test, rng, r_grid):
     else:  # pragma: no cover - astronomically unlikely for sane prevalences
         raise RuntimeError("could not simulate a test set with a positive")
     q = np.arange(1, TEST_BINS) / TEST_BINS
-    edges = mu_pos + sigma_pos * special.ndtri(1.0 - q)  # decreasing thresholds
-    neg_sf = np.concatenate(([0.0], special.ndtr((mu_neg - edges) / sigma_neg), [1.0]))
+    if isinstance(model, Binormal):
+        edges = model.mu_pos + model.sigma_pos * special.ndtri(1.0 - q)  # decreasing
+        neg_sf_edges = special.ndtr((model.mu_neg - edges) / model.sigma_neg)
+    else:
+        edges = np.asarray(model.threshold_at_recall(q), dtype=np.float64)
+        neg_sf_edges = np.asarray(model.fpr(edges), dtype=np.float64)
+    neg_sf = np.concatenate(([0.0], neg_sf_edges, [1.0]))
     p_neg = np.clip(np.diff(neg_sf), 0.0, None)
     cp = multinomial_rows(rng, np.full(TEST_BINS, n_pos / TEST_BINS), 1)[0]
     n_neg = n_test - n_pos
@@ -134,10 +143,29 @@ def _binned_test_curve(params, n_test, rng, r_grid):
     return p_inc[np.minimum(idx, rc_inc.size - 1)], ap, n_pos
 
 
-def predictive_curves(model, n_test, n_curves, random_seed, recall):
-    """Empirical PR curves of test sets simulated from ``model`` (a :class:`Binormal`).
+def _draw_models(model):
+    """``(number of draws, function j -> the single-draw model j)`` of a posterior model.
 
-    See ``BinormalPosterior.predictive_curves``; ``model`` has parameter arrays of shape
+    :class:`Binormal` draws, or normal-mixture draws (the flexible model: its positives'
+    and negatives' mixture components on the last axis).
+    """
+    if isinstance(model, Binormal):
+        names = ("mu_pos", "sigma_pos", "mu_neg", "sigma_neg", "prevalence")
+        flat = {k: getattr(model, k).reshape(-1) for k in names}
+        return flat["prevalence"].size, lambda j: Binormal(*(flat[k][j] for k in names))
+    names = ("weight_pos", "mu_pos", "sigma_pos", "weight_neg", "mu_neg", "sigma_neg")
+    flat = {k: np.reshape(getattr(model, k), (-1, getattr(model, k).shape[-1])) for k in names}
+    prev = model.prevalence.reshape(-1)
+    return prev.size, lambda j: NormalMixtureScoreModel(
+        *(flat[k][j] for k in names), float(prev[j])
+    )
+
+
+def predictive_curves(model, n_test, n_curves, random_seed, recall):
+    """Empirical PR curves of test sets simulated from ``model``, draw by draw.
+
+    See ``BinormalPosterior.predictive_curves``; ``model`` (a :class:`Binormal` or a
+    normal-mixture model such as the flexible model's) has parameter arrays of shape
     (chain, draw), from which ``n_curves`` draws are picked at random. Test sets of at
     least :data:`BINNED_TEST_MIN` items are simulated per score bin
     (:func:`_binned_test_curve`): O(bins) instead of O(n) per curve.
@@ -148,18 +176,16 @@ def predictive_curves(model, n_test, n_curves, random_seed, recall):
     n_curves = check_int(n_curves, "n_curves")
     rng = check_random_state(random_seed)
     r_grid = check_unit_grid(recall, "recall", DEFAULT_RECALL)
-    names = ("mu_pos", "sigma_pos", "mu_neg", "sigma_neg", "prevalence")
-    flat = {k: getattr(model, k).reshape(-1) for k in names}
-    picks = rng.integers(0, flat["prevalence"].size, size=n_curves)
+    n_draws, draw_model = _draw_models(model)
+    picks = rng.integers(0, n_draws, size=n_curves)
     prec = np.empty((n_curves, r_grid.size))
     aps = np.empty(n_curves)
     npos = np.empty(n_curves, dtype=np.int64)
     for i, j in enumerate(picks):
+        m = draw_model(j)
         if n_test >= BINNED_TEST_MIN:
-            params = tuple(float(flat[k][j]) for k in names)
-            prec[i], aps[i], npos[i] = _binned_test_curve(params, n_test, rng, r_grid)
+            prec[i], aps[i], npos[i] = _binned_test_curve(m, n_test, rng, r_grid)
             continue
-        m = Binormal(*(flat[k][j] for k in names))
         for _ in range(1000):
             y, s = m.sample(n_test, random_seed=rng)
             if y.any():

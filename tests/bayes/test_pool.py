@@ -117,6 +117,12 @@ def test_posterior_methods():
     assert np.all(cal.values[..., 1] >= cal.values[..., 0])  # monotone calibration
     summ = post.summary()
     assert "average_precision" in summ.index
+    # resampled importance draws: the ESS reported is the weighted one, capped at the
+    # distinct draws (not ArviZ's ESS of the duplicated draws)
+    imp = post.importance
+    distinct = np.unique(post.idata["posterior"]["alpha"].values).size
+    assert imp["n_distinct"] == distinct and imp["ess_draws"] == min(imp["ess"], distinct)
+    assert np.all(summ["ess_bulk"] <= imp["ess_draws"])
     assert set(post.idata["posterior"].data_vars) >= {"alpha", "log_slopes", "f_knots", "floor",
                                                       "average_precision", "roc_auc"}  # fmt: skip
 
