@@ -77,9 +77,9 @@ from scipy.special import ndtr
 
 from ..exceptions import ConvergenceWarning
 from ._bvn import bvn_cdf_grad, bvn_cdf_grid
-from ._flexible import _psis, _systematic, _t_draws
+from ._flexible import _systematic
 from ._ordinal import ordinal_categories
-from ._pool_model import _proposal_chol
+from ._pool_model import adaptive_importance
 from ._priors import _Priors
 from ._semiparametric import initial_cutpoints, starting_mu
 
@@ -402,21 +402,13 @@ def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
     total = shape[0] * shape[1]
     m = int(n_proposals) if n_proposals is not None else max(4000, total)
     mode, _ = posterior_mode(counts, priors)
-    evals, evecs = np.linalg.eigh(neg_hessian(mode, counts, priors))
-    cov = (evecs / np.maximum(evals, 1e-2)) @ evecs.T  # flat directions: spread capped
-    loc, chol = mode, _proposal_chol(cov)
-    adaptations = 0
-    while True:
-        x, log_q = _t_draws(rng, loc, chol, m)
-        log_p = joint_log_posterior(x, counts, priors)
-        lw, khat = _psis(log_p - log_q)
-        if khat <= _KHAT_OK or adaptations == 3:
-            break
-        w = np.exp(lw)
-        loc = w @ x
-        cov = ((x - loc) * w[:, None]).T @ (x - loc) * 1.2
-        chol = _proposal_chol(cov)
-        adaptations += 1
+    x, lw, khat, adaptations = adaptive_importance(
+        rng,
+        lambda t: joint_log_posterior(t, counts, priors),
+        mode,
+        neg_hessian(mode, counts, priors),
+        m,
+    )
     if khat > _KHAT_OK:
         warnings.warn(
             f"the joint rank model's fast sampler may be unreliable: importance sampling "

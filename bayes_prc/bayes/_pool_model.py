@@ -296,6 +296,33 @@ def _proposal_chol(cov):
     return np.linalg.cholesky((evecs * evals) @ evecs.T)
 
 
+def adaptive_importance(rng, log_posterior, mode, neg_hess, size, max_adaptations=3):
+    """Laplace + Student-t importance sampling with PSIS, adapting the proposal.
+
+    The proposal starts at the mode with the inverse of ``neg_hess`` (eigenvalues below
+    1e-2 raised: flat directions get a capped spread); while the Pareto ``k`` exceeds
+    0.7 (at most ``max_adaptations`` times) it moves to the weighted mean and 1.2 times
+    the weighted covariance of the last draws.
+
+    Returns ``(x, log_weights, khat, adaptations)``: the proposals (size, D), their
+    Pareto-smoothed normalized log weights, ``k`` and the number of adaptations.
+    """
+    evals, evecs = np.linalg.eigh(0.5 * (neg_hess + neg_hess.T))
+    cov = (evecs / np.maximum(evals, 1e-2)) @ evecs.T
+    loc, chol = mode, _proposal_chol(cov)
+    adaptations = 0
+    while True:
+        x, log_q = _t_draws(rng, loc, chol, size)
+        lw, khat = _psis(log_posterior(x) - log_q)
+        if khat <= _KHAT_OK or adaptations == max_adaptations:
+            return x, lw, khat, adaptations
+        w = np.exp(lw)
+        loc = w @ x
+        cov = ((x - loc) * w[:, None]).T @ (x - loc) * 1.2
+        chol = _proposal_chol(cov)
+        adaptations += 1
+
+
 def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
     """Posterior draws of ``theta``: Laplace + Student-t importance sampling (PSIS).
 
@@ -313,22 +340,13 @@ def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
     total = shape[0] * shape[1]
     m = int(n_proposals) if n_proposals is not None else max(4000, 2 * total)
     mode = _mode(data, priors)
-    neg_hess = -_grad_hess(mode, data, priors)[1]
-    evals, evecs = np.linalg.eigh(0.5 * (neg_hess + neg_hess.T))
-    cov = (evecs / np.maximum(evals, 1e-2)) @ evecs.T
-    loc, chol = mode, _proposal_chol(cov)
-    adaptations = 0
-    while True:
-        x, log_q = _t_draws(rng, loc, chol, m)
-        log_p = pool_log_posterior(x, data, priors)
-        lw, khat = _psis(log_p - log_q)
-        if khat <= _KHAT_OK or adaptations == 3:
-            break
-        w = np.exp(lw)
-        loc = w @ x
-        cov = ((x - loc) * w[:, None]).T @ (x - loc) * 1.2
-        chol = _proposal_chol(cov)
-        adaptations += 1
+    x, lw, khat, adaptations = adaptive_importance(
+        rng,
+        lambda t: pool_log_posterior(t, data, priors),
+        mode,
+        -_grad_hess(mode, data, priors)[1],
+        m,
+    )
     if khat > _KHAT_OK:
         warnings.warn(
             f"fit_pool's fast sampler may be unreliable: importance sampling has Pareto "
@@ -414,11 +432,18 @@ def sample_pool_nuts(data, priors, *, rng, draws, chains, tune, progressbar, cor
     if data.has_floor:
         values["floor_loc"] = np.float64(data.floor_loc)
     idata = sample_nuts(
-        key, lambda: build_pool_model(data, priors), values,
-        rng=rng, draws=draws, chains=chains, tune=tune, progressbar=progressbar,
-        cores=cores, target_accept=target_accept,
+        key,
+        lambda: build_pool_model(data, priors),
+        values,
+        rng=rng,
+        draws=draws,
+        chains=chains,
+        tune=tune,
+        progressbar=progressbar,
+        cores=cores,
+        target_accept=target_accept,
         coords={"item": np.arange(data.y.size)},
-    )  # fmt: skip
+    )
     post = idata["posterior"]
     alpha = post["alpha"].values
     floor = post["floor"].values if data.has_floor else np.zeros_like(alpha)
