@@ -34,7 +34,7 @@ from ._joint_rank import (
     sample_joint_laplace,
 )
 from ._model import priors_key, sample_nuts
-from ._paired import PairedDraws, PairedFit, check_nuts_diagnostics, correlations, marginal_models
+from ._paired import PairedDraws, PairedFit, check_nuts_diagnostics, correlations, curve_draws
 
 __all__ = [
     "ROC_NAMES",
@@ -177,19 +177,8 @@ def fit_joint_rank_posterior(is_pos, score_a, score_b, *, priors, bayes_method, 
         out = {n: idata["posterior"][n].values for n in (*ROC_NAMES, "prevalence")}
         diagnostics = None
     post = _paired_draws(out)
-    model_a, model_b = marginal_models(post)
-    ap_a, ap_b = model_a.average_precision(), model_b.average_precision()
-    extra = {}
-    if recall is not None:
-        extra["precision_a"] = np.asarray(model_a.precision_at_recall(recall)).ravel()
-        extra["precision_b"] = np.asarray(model_b.precision_at_recall(recall)).ravel()
+    ap_a, ap_b, extra = curve_draws(post, recall, idata)
     if idata is not None:
-        dims = ("chain", "draw")
-        idata["posterior"] = (
-            idata["posterior"]
-            .to_dataset()
-            .assign(ap_a=(dims, ap_a), ap_b=(dims, ap_b), ap_difference=(dims, ap_b - ap_a))
-        )
         names = ["prevalence", *ROC_NAMES, "ap_difference"]
         diagnostics = check_nuts_diagnostics(idata, names)
     return PairedFit(

@@ -82,6 +82,7 @@ __all__ = [
     "build_model",
     "check_nuts_diagnostics",
     "correlations",
+    "curve_draws",
     "fit_paired_posterior",
     "marginal_models",
     "model_data",
@@ -448,6 +449,30 @@ def correlations(draws):
 # --------------------------------------------------------------------------------------
 # data in, posterior draws of the compared quantities out
 # --------------------------------------------------------------------------------------
+def curve_draws(post, recall=None, idata=None):
+    """Each classifier's AP draws (and precision at ``recall``) from paired draws.
+
+    ``post`` holds the draws of both classifiers' binormal parameters (see
+    :func:`marginal_models`). With ``idata`` (a NUTS fit), ``ap_a``, ``ap_b`` and
+    ``ap_difference`` are added to its posterior group. Returns ``(ap_a, ap_b, extra)``
+    with ``extra`` holding ``precision_a`` and ``precision_b`` when ``recall`` is given.
+    """
+    model_a, model_b = marginal_models(post)
+    ap_a, ap_b = model_a.average_precision(), model_b.average_precision()
+    extra = {}
+    if recall is not None:
+        extra["precision_a"] = np.asarray(model_a.precision_at_recall(recall)).ravel()
+        extra["precision_b"] = np.asarray(model_b.precision_at_recall(recall)).ravel()
+    if idata is not None:
+        dims = ("chain", "draw")
+        idata["posterior"] = (
+            idata["posterior"]
+            .to_dataset()
+            .assign(ap_a=(dims, ap_a), ap_b=(dims, ap_b), ap_difference=(dims, ap_b - ap_a))
+        )
+    return ap_a, ap_b, extra
+
+
 def fit_paired_posterior(
     is_pos,
     score_a,
@@ -497,20 +522,8 @@ def fit_paired_posterior(
             target_accept=target_accept,
         )
         post = posterior_from_idata(idata)
-    model_a, model_b = marginal_models(post)
-    ap_a = model_a.average_precision()
-    ap_b = model_b.average_precision()
-    extra = {}
-    if recall is not None:
-        extra["precision_a"] = np.asarray(model_a.precision_at_recall(recall)).ravel()
-        extra["precision_b"] = np.asarray(model_b.precision_at_recall(recall)).ravel()
+    ap_a, ap_b, extra = curve_draws(post, recall, idata)
     if idata is not None:
-        dims = ("chain", "draw")
-        idata["posterior"] = (
-            idata["posterior"]
-            .to_dataset()
-            .assign(ap_a=(dims, ap_a), ap_b=(dims, ap_b), ap_difference=(dims, ap_b - ap_a))
-        )
         names = ["prevalence", "var_a", "resid_var", "slope", "mu_a", "mu_b", "ap_difference"]
         extra["diagnostics"] = check_nuts_diagnostics(idata, names)
     return PairedFit(
