@@ -109,7 +109,8 @@ def test_log_posterior_gradient_matches_finite_differences(rng):
     y, a, b = simulate(rng)
     counts = joint_categories(y.astype(bool), a, b, 7).counts
     priors = JointRankPriors()
-    theta = _initial_theta(counts, priors) + 0.1 * rng.standard_normal(6 + 12)
+    theta0 = _initial_theta(counts, priors)  # (K_a - 1) + (K_b - 1) cutpoints + 6
+    theta = theta0 + 0.1 * rng.standard_normal(theta0.size)
     value, grad = _grad(theta[None], counts, priors)
     assert value[0] == pytest.approx(joint_log_posterior(theta, counts, priors)[0], abs=1e-9)
     e = 1e-6
