@@ -202,7 +202,10 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
     def threshold_at_precision(self, min_precision, prevalence=None):
         """Posterior draws of the lowest threshold keeping precision >= ``min_precision``.
 
-        +inf (or 1.0 on a probability scale) where unreachable. Original score scale.
+        Original score scale. Where no threshold reaches ``min_precision``: +inf for the
+        parametric model (1.0 on a probability scale); for the rank-based models, whose
+        map from the latent to the score scale runs through the observed scores, the
+        largest observed score (and the smallest where every threshold reaches it).
         """
         p = check_unit_grid(min_precision, "min_precision")
         model, kw = self._model_at(prevalence)
