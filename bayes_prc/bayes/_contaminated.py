@@ -33,7 +33,7 @@ the next thing to measure.
 Fast sampler: the posterior mode of the unconstrained vector ``(c_1, log(c_k - c_{k-1}),
 mu, log sigma, logit eps_neg, logit eps_pos)`` (L-BFGS-B, central differences), the
 Laplace covariance and Student-t importance sampling with Pareto smoothing, adapting the
-proposal while ``k > 0.7`` (:func:`~._pool_model.adaptive_importance`).
+proposal while ``k > 0.7`` (:func:`~._laplace.adaptive_importance`).
 """
 
 from __future__ import annotations
@@ -41,12 +41,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
 from ..models import NormalMixtureScoreModel
-from ._flexible import _systematic
+from ._laplace import adaptive_importance, fd_mode, fd_neg_hessian, systematic
 from ._ordinal import bin_log_probs
-from ._pool_model import adaptive_importance
 from ._priors import _Priors
 from ._semiparametric import initial_cutpoints, starting_mu
 
@@ -145,40 +144,6 @@ def _initial_theta(counts, priors):
     return np.concatenate([cut[:1], np.log(np.diff(cut)), [mu, 0.0, z, z]])
 
 
-def _mode(counts, priors):
-    """Posterior mode by L-BFGS-B with a batched central-difference gradient."""
-    x0 = _initial_theta(counts, priors)
-    d = x0.size
-    eye = np.eye(d) * 1e-6
-
-    def fun(x):
-        f = contaminated_log_posterior(np.concatenate([x[None], x + eye, x - eye]), counts, priors)
-        if not np.isfinite(f[0]):
-            return np.inf, np.zeros(d)
-        g = (f[1 : d + 1] - f[d + 1 :]) / 2e-6
-        g[~np.isfinite(g)] = 0.0
-        return -f[0], -g
-
-    return optimize.minimize(fun, x0, jac=True, method="L-BFGS-B", options={"maxiter": 3000}).x
-
-
-def _neg_hessian(theta, counts, priors, h=1e-4):
-    d = theta.size
-    e = np.eye(d) * h
-    corners = (
-        theta + e[:, None] + e[None],
-        theta - e[:, None] - e[None],
-        theta + e[:, None] - e[None],
-        theta - e[:, None] + e[None],
-    )
-    f = contaminated_log_posterior(
-        np.concatenate([a.reshape(-1, d) for a in corners]), counts, priors
-    ).reshape(4, d, d)
-    neg = -(f[0] + f[1] - f[2] - f[3]) / (4 * h * h)
-    neg[~np.isfinite(neg)] = 0.0
-    return 0.5 * (neg + neg.T)
-
-
 def sample_contaminated_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
     """Draws from the contaminated binormal posterior (Laplace + PSIS importance sampling).
 
@@ -203,16 +168,13 @@ def sample_contaminated_laplace(data, priors, *, draws, chains, rng, n_proposals
     shape = (int(chains), int(draws))
     total = shape[0] * shape[1]
     m = int(n_proposals) if n_proposals is not None else max(4000, 2 * total)
-    mode = _mode(counts, priors)
+    log_post = lambda t: contaminated_log_posterior(t, counts, priors)  # noqa: E731
+    mode = fd_mode(log_post, _initial_theta(counts, priors), {"maxiter": 3000})
     x, lw, khat, adaptations = adaptive_importance(
-        rng,
-        lambda t: contaminated_log_posterior(t, counts, priors),
-        mode,
-        _neg_hessian(mode, counts, priors),
-        m,
+        rng, log_post, mode, fd_neg_hessian(log_post, mode), m
     )
     w = np.exp(lw)
-    pick = rng.permutation(_systematic(rng, w, total))
+    pick = rng.permutation(systematic(rng, w, total))
     cut, mu, log_sigma, z0, z1, _ = _unpack(x[pick], counts.shape[1])
     ess, n_distinct = float(1.0 / np.sum(w * w)), int(np.unique(pick).size)
     return {

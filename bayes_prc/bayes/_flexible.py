@@ -62,12 +62,13 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
 from ..exceptions import ConvergenceWarning
 from ..models import NormalMixtureScoreModel
 from ..models._common import _expand, _extra_ndim, _logit_precision
 from ._flexible_points import FlexibleOperatingPoints
+from ._laplace import fd_mode, fd_neg_hessian, psis, systematic, t_draws, t_logpdf
 from ._ordinal import bin_log_probs
 from ._priors import _Priors
 
@@ -79,7 +80,6 @@ __all__ = [
     "sample_flexible_laplace",
 ]
 
-_T_DF = 5.0
 _KHAT_WARN = 0.7
 
 
@@ -194,65 +194,19 @@ def _initial_theta(counts, priors):
 
 def _mode(counts, priors):
     """Posterior mode by L-BFGS-B with a batched central-difference gradient."""
-    theta0 = _initial_theta(counts, priors)
-    d = theta0.size
-    h = 1e-6
-    eye = np.eye(d) * h
-
-    def fun(x):
-        rows = np.concatenate([x[None], x + eye, x - eye])
-        f = flexible_log_posterior(rows, counts, priors)
-        if not np.isfinite(f[0]):
-            return np.inf, np.zeros(d)
-        g = (f[1 : d + 1] - f[d + 1 :]) / (2 * h)
-        g[~np.isfinite(g)] = 0.0
-        return -f[0], -g
-
-    res = optimize.minimize(fun, theta0, jac=True, method="L-BFGS-B",
-                            options={"maxiter": 2000, "maxcor": 30})  # fmt: skip
-    return res.x
-
-
-def _neg_hessian(theta, counts, priors, h=1e-4):
-    """Negative Hessian by second central differences (one batched evaluation)."""
-    d = theta.size
-    e = np.eye(d) * h
-    plus = theta + e[:, None, :] + e[None, :, :]  # (d, d, D)
-    minus = theta - e[:, None, :] - e[None, :, :]
-    pm = theta + e[:, None, :] - e[None, :, :]
-    mp = theta - e[:, None, :] + e[None, :, :]
-    rows = np.concatenate([a.reshape(-1, d) for a in (plus, minus, pm, mp)])
-    f = flexible_log_posterior(rows, counts, priors).reshape(4, d, d)
-    hess = (f[0] + f[1] - f[2] - f[3]) / (4 * h * h)
-    neg = -0.5 * (hess + hess.T)
-    neg[~np.isfinite(neg)] = 0.0
-    evals, evecs = np.linalg.eigh(neg)
-    evals = np.maximum(evals, 1e-2)  # flat or non-concave directions: cap the spread at 10
-    return (evecs * evals) @ evecs.T
-
-
-def _t_logpdf(x, loc, chol):
-    """Log density (up to a constant) of the multivariate Student-t proposal."""
-    u = np.linalg.solve(chol, (x - loc).T).T
-    d = loc.size
-    return -0.5 * (_T_DF + d) * np.log1p(np.sum(u * u, axis=1) / _T_DF) - np.sum(
-        np.log(np.diag(chol))
+    return fd_mode(
+        lambda t: flexible_log_posterior(t, counts, priors),
+        _initial_theta(counts, priors),
+        {"maxiter": 2000, "maxcor": 30},
     )
 
 
-def _t_draws(rng, loc, chol, size):
-    """Multivariate Student-t draws and their log density (up to a constant)."""
-    z = rng.standard_normal((size, loc.size))
-    w = rng.chisquare(_T_DF, size) / _T_DF
-    x = loc + (z @ chol.T) / np.sqrt(w)[:, None]
-    return x, _t_logpdf(x, loc, chol)
-
-
-def _systematic(rng, w, size):
-    cum = np.cumsum(w)
-    cum[-1] = 1.0
-    pick = np.searchsorted(cum, (rng.random() + np.arange(size)) / size, side="left")
-    return np.minimum(pick, w.size - 1)
+def _neg_hessian(theta, counts, priors, h=1e-4):
+    """Negative Hessian by second central differences, eigenvalues raised to 1e-2."""
+    neg = fd_neg_hessian(lambda t: flexible_log_posterior(t, counts, priors), theta, h)
+    evals, evecs = np.linalg.eigh(neg)
+    evals = np.maximum(evals, 1e-2)  # flat or non-concave directions: cap the spread at 10
+    return (evecs * evals) @ evecs.T
 
 
 def _ess(log_w):
@@ -289,14 +243,14 @@ def _tempered_smc(rng, x, log_q, log_p, loc, chol, counts, priors, n_moves=6):
         lw = (new - beta) * log_r
         last_ess = float(_ess(lw))
         w = np.exp(lw - lw.max())
-        pick = _systematic(rng, w / w.sum(), n)
+        pick = systematic(rng, w / w.sum(), n)
         x, log_q, log_p = x[pick], log_q[pick], log_p[pick]
         beta, steps = new, steps + 1
         cov = np.cov(x, rowvar=False) + 1e-9 * np.eye(d)
         step_chol = np.linalg.cholesky(cov) * (2.38 / np.sqrt(d))
         for _ in range(n_moves):
             y = x + rng.standard_normal((n, d)) @ step_chol.T
-            lq_y = _t_logpdf(y, loc, chol)
+            lq_y = t_logpdf(y, loc, chol)
             lp_y = flexible_log_posterior(y, counts, priors)
             with np.errstate(invalid="ignore"):
                 log_a = (1 - beta) * (lq_y - log_q) + beta * (lp_y - log_p)
@@ -307,23 +261,10 @@ def _tempered_smc(rng, x, log_q, log_p, loc, chol, counts, priors, n_moves=6):
     return x, steps, float(np.mean(acc)) if acc else 1.0, last_ess
 
 
-def _psis(log_ratios):
-    """Pareto-smoothed log weights (normalized) and the Pareto k-hat (arviz_stats)."""
-    from arviz_stats.base import array_stats
-
-    finite = np.isfinite(log_ratios)
-    lr = np.where(finite, log_ratios, np.min(log_ratios[finite]) - 50.0)
-    # arviz_stats' psislw takes log-likelihoods (LOO ratios are their negatives)
-    lw, khat = array_stats.psislw(-(lr - lr.max()))
-    lw = np.asarray(lw, dtype=np.float64)
-    lw = np.where(finite, lw, -np.inf)
-    return lw - special.logsumexp(lw), float(khat)
-
-
 def _importance(rng, loc, chol, size, counts, priors):
-    x, log_q = _t_draws(rng, loc, chol, size)
+    x, log_q = t_draws(rng, loc, chol, size)
     log_p = flexible_log_posterior(x, counts, priors)
-    lw, khat = _psis(log_p - log_q)
+    lw, khat = psis(log_p - log_q)
     return x, log_q, log_p, lw, khat
 
 
@@ -382,7 +323,7 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
         pick = rng.permutation(n_part)[:total]
         x = xs
     else:
-        pick = rng.permutation(_systematic(rng, w, total))
+        pick = rng.permutation(systematic(rng, w, total))
     n_distinct = int(np.unique(x[pick], axis=0).shape[0])
     # what the resampled draws are worth: the importance-sampling (or the SMC's last
     # reweighting) ESS, never more than the number of distinct draws

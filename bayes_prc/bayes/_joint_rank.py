@@ -77,9 +77,8 @@ from scipy.special import ndtr
 
 from ..exceptions import ConvergenceWarning
 from ._bvn import bvn_cdf_grad, bvn_cdf_grid
-from ._flexible import _systematic
+from ._laplace import KHAT_OK, adaptive_importance, systematic
 from ._ordinal import ordinal_categories
-from ._pool_model import adaptive_importance
 from ._priors import _Priors
 from ._semiparametric import initial_cutpoints, starting_mu
 
@@ -94,7 +93,6 @@ __all__ = [
     "sample_joint_laplace",
 ]
 
-_KHAT_OK = 0.7
 _FIT_CHECK_CATEGORIES = 4
 _FIT_CHECK_ALPHA = 0.01
 
@@ -409,7 +407,7 @@ def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
         neg_hessian(mode, counts, priors),
         m,
     )
-    if khat > _KHAT_OK:
+    if khat > KHAT_OK:
         warnings.warn(
             f"the joint rank model's fast sampler may be unreliable: importance sampling "
             f"has Pareto k-hat = {khat:.2f} (> 0.7) after {adaptations} adaptations; use "
@@ -418,7 +416,7 @@ def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
             stacklevel=5,
         )
     w = np.exp(lw)
-    pick = rng.permutation(_systematic(rng, w, total))
+    pick = rng.permutation(systematic(rng, w, total))
     named = _roc_draws(x[pick], counts)
     if counts.shape[1] == counts.shape[2] and np.array_equal(counts, counts.transpose(0, 2, 1)):
         # symmetric tables (e.g. identical rankings): the posterior is exchangeable in A

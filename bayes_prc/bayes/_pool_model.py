@@ -61,7 +61,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from ..exceptions import ConvergenceWarning
-from ._flexible import _psis, _systematic, _t_draws
+from ._laplace import KHAT_OK, adaptive_importance, systematic
 from ._priors import _Priors
 
 __all__ = [
@@ -71,8 +71,6 @@ __all__ = [
     "sample_pool_laplace",
     "sample_pool_nuts",
 ]
-
-_KHAT_OK = 0.7
 
 
 @dataclass(frozen=True)
@@ -289,40 +287,6 @@ def _mode(data, priors):
     return res.x
 
 
-def _proposal_chol(cov):
-    cov = 0.5 * (cov + cov.T)
-    evals, evecs = np.linalg.eigh(cov)
-    evals = np.clip(evals, 1e-6, 100.0)
-    return np.linalg.cholesky((evecs * evals) @ evecs.T)
-
-
-def adaptive_importance(rng, log_posterior, mode, neg_hess, size, max_adaptations=3):
-    """Laplace + Student-t importance sampling with PSIS, adapting the proposal.
-
-    The proposal starts at the mode with the inverse of ``neg_hess`` (eigenvalues below
-    1e-2 raised: flat directions get a capped spread); while the Pareto ``k`` exceeds
-    0.7 (at most ``max_adaptations`` times) it moves to the weighted mean and 1.2 times
-    the weighted covariance of the last draws.
-
-    Returns ``(x, log_weights, khat, adaptations)``: the proposals (size, D), their
-    Pareto-smoothed normalized log weights, ``k`` and the number of adaptations.
-    """
-    evals, evecs = np.linalg.eigh(0.5 * (neg_hess + neg_hess.T))
-    cov = (evecs / np.maximum(evals, 1e-2)) @ evecs.T
-    loc, chol = mode, _proposal_chol(cov)
-    adaptations = 0
-    while True:
-        x, log_q = _t_draws(rng, loc, chol, size)
-        lw, khat = _psis(log_posterior(x) - log_q)
-        if khat <= _KHAT_OK or adaptations == max_adaptations:
-            return x, lw, khat, adaptations
-        w = np.exp(lw)
-        loc = w @ x
-        cov = ((x - loc) * w[:, None]).T @ (x - loc) * 1.2
-        chol = _proposal_chol(cov)
-        adaptations += 1
-
-
 def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
     """Posterior draws of ``theta``: Laplace + Student-t importance sampling (PSIS).
 
@@ -347,7 +311,7 @@ def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
         -_grad_hess(mode, data, priors)[1],
         m,
     )
-    if khat > _KHAT_OK:
+    if khat > KHAT_OK:
         warnings.warn(
             f"fit_pool's fast sampler may be unreliable: importance sampling has Pareto "
             f"k-hat = {khat:.2f} (> 0.7) after {adaptations} adaptations; use method='nuts'",
@@ -355,7 +319,7 @@ def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
             stacklevel=4,
         )
     w = np.exp(lw)
-    pick = rng.permutation(_systematic(rng, w, total))
+    pick = rng.permutation(systematic(rng, w, total))
     ess = float(1.0 / np.sum(w * w))
     n_distinct = int(np.unique(pick).size)
     alpha, log_slopes, floor = data.split(x[pick])
