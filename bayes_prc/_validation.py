@@ -7,6 +7,7 @@ value, so that a user can find the problem without reading our code.
 
 from __future__ import annotations
 
+import math
 import numbers
 import os
 import warnings
@@ -312,6 +313,28 @@ def check_int(value, name, minimum=1):
     if value < minimum:
         raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}")
     return int(value)
+
+
+def check_positive_number(value, name):
+    """A finite number ``> 0`` (anything ``float()`` takes), returned as ``float``.
+
+    Examples
+    --------
+    >>> from bayes_prc._validation import check_positive_number
+    >>> check_positive_number(2, "beta")
+    2.0
+    >>> check_positive_number("x", "beta")
+    Traceback (most recent call last):
+    ...
+    ValueError: `beta` must be a finite number > 0; got 'x'
+    """
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        out = math.nan
+    if not (math.isfinite(out) and out > 0.0):
+        raise ValueError(f"`{name}` must be a finite number > 0; got {value!r}")
+    return out
 
 
 def check_choice(value, name, choices):

@@ -28,12 +28,11 @@ most.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from scipy.special import expit, log_expit, logit
 
-from ..models import BinormalFBetaResult
+from .._validation import check_positive_number
+from ..models import BinormalFBetaResult, golden_max
 
 __all__ = ["FlexibleOperatingPoints"]
 
@@ -41,28 +40,6 @@ _CHUNK = 64  # draws per block: (64, ~1600, J) float64 arrays of ~2.5 MB per com
 _GRID_U = np.linspace(-10.0, 40.0, 401)  # step 1/8, in each positive component's sds
 _GRID_X = np.linspace(-10.0, 42.0, 417)  # step 1/8, on the negatives' N(0, 1) scale
 _BISECT = 64
-_GOLDEN = 80
-_INV_PHI = (math.sqrt(5.0) - 1.0) / 2.0
-
-
-def _golden_max(fun, lo, hi):
-    """Vectorized golden-section maximization of ``fun`` on ``[lo, hi]``: ``(x, fun(x))``."""
-    a, b = lo, hi
-    c, d = b - _INV_PHI * (b - a), a + _INV_PHI * (b - a)
-    fc, fd = fun(c), fun(d)
-    for _ in range(_GOLDEN):
-        left = fc >= fd  # the maximum lies in [a, d]
-        a, b = np.where(left, a, c), np.where(left, d, b)
-        x = np.where(left, b - _INV_PHI * (b - a), a + _INV_PHI * (b - a))
-        fx = fun(x)
-        c, d, fc, fd = (
-            np.where(left, x, d),
-            np.where(left, c, x),
-            np.where(left, fx, fd),
-            np.where(left, fc, fx),
-        )
-    best_c = fc >= fd
-    return np.where(best_c, c, d), np.where(best_c, fc, fd)
 
 
 def _neighbours(grid, k):
@@ -166,7 +143,7 @@ class FlexibleOperatingPoints:
             # no grid point reaches c: the curve's maximum may lie between grid points
             k = np.argmax(np.where(np.isnan(z_grid), -np.inf, z_grid), axis=1)
             a, b = _neighbours(grid, k)
-            t_star, z_star = _golden_max(lambda x: blk.parts(x)[1], a, b)
+            t_star, z_star = golden_max(lambda x: blk.parts(x)[1], a, b)
             reach = off & (z_star[:, None] >= c[None, :])
             if np.any(reach):  # z(a) < c (a is a grid point): the crossing is in (a, t*]
                 r_s = np.broadcast_to(rows[:, None], idx.shape)[reach]
@@ -275,12 +252,7 @@ class FlexibleOperatingPoints:
         >>> round(float(best.fbeta), 4), round(float(best.threshold), 3)
         (0.4535, 0.319)
         """
-        try:
-            beta_f = float(beta)
-        except (TypeError, ValueError):
-            beta_f = math.nan
-        if not (math.isfinite(beta_f) and beta_f > 0.0):
-            raise ValueError(f"`beta` must be a finite number > 0; got {beta!r}")
+        beta_f = check_positive_number(beta, "beta")
         b2 = beta_f * beta_f
         m = int(np.prod(self.batch_shape))
         res = {k: np.empty(m) for k in ("fbeta", "threshold", "precision", "recall")}
@@ -297,7 +269,7 @@ class FlexibleOperatingPoints:
             rows = np.arange(grid.shape[0])
             k = np.argmax(f_grid, axis=1)
             a, b = _neighbours(grid, k)
-            t_gold, f_gold = _golden_max(fbeta, a, b)
+            t_gold, f_gold = golden_max(fbeta, a, b)
             use = f_gold >= f_grid[rows, k]
             t = np.where(use, t_gold, grid[rows, k])
             log_r, z = blk.parts(t)

@@ -16,6 +16,7 @@ from ._base import ScoreModel, class_distributions
 from ._binormal import Binormal
 from ._binormal_points import BinormalFBetaResult
 from ._score_models import NormalMixtureScoreModel, StudentTScoreModel
+from ._search import golden_max
 
 __all__ = [
     "Binormal",
@@ -24,4 +25,5 @@ __all__ = [
     "ScoreModel",
     "StudentTScoreModel",
     "class_distributions",
+    "golden_max",
 ]

@@ -8,12 +8,12 @@ thresholds per draw (:func:`._search.search_grid`) before refining.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import expit, log_expit, log_ndtr, logit, ndtr
 
+from .._validation import check_positive_number
 from ._common import _as_scalar_or_array, _check_unit_interval, _expand, _logit_precision_u
 from ._search import first_index_geq, golden_max, search_grid, solve_crossing
 
@@ -200,12 +200,7 @@ class _BinormalOperatingPoints:
         >>> round(float(best.fbeta), 4), round(float(best.threshold), 3)
         (0.6121, 1.689)
         """
-        try:
-            beta_f = float(beta)
-        except (TypeError, ValueError):
-            beta_f = math.nan
-        if not (math.isfinite(beta_f) and beta_f > 0.0):
-            raise ValueError(f"`beta` must be a finite number > 0; got {beta!r}")
+        beta_f = check_positive_number(beta, "beta")
         b2 = beta_f * beta_f
         lp = np.broadcast_to(self._logit_prevalence(prevalence), self.batch_shape).ravel()
         m = lp.size
