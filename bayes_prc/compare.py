@@ -92,6 +92,15 @@ def _separated(is_pos, score):
     return bool(score[is_pos].min() > score[~is_pos].max())
 
 
+def _check_methods(methods, valid, default):
+    """``methods`` as a tuple (``default`` when None): a non-empty subset of ``valid``."""
+    methods = default if methods is None else tuple(methods)
+    unknown = [m for m in methods if m not in valid]
+    if unknown or not methods:
+        raise ValueError(f"`methods` must be a non-empty subset of {valid}; got unknown {unknown}")
+    return methods
+
+
 def _frame(rows, attrs):
     import pandas as pd
 
@@ -228,10 +237,7 @@ def compare_intervals(
         )
     valid = AUC_COMPARISON_METHODS if auc else AP_COMPARISON_METHODS
     default = DEFAULT_AUC_METHODS if auc else DEFAULT_AP_METHODS
-    methods = default if methods is None else tuple(methods)
-    unknown = [m for m in methods if m not in valid]
-    if unknown or not methods:
-        raise ValueError(f"`methods` must be a non-empty subset of {valid}; got unknown {unknown}")
+    methods = _check_methods(methods, valid, default)
     if bayes_method not in ("auto", "nuts", "exact", "laplace"):
         raise ValueError(
             "`bayes_method` must be one of ('auto', 'nuts', 'exact', 'laplace'); "
@@ -362,13 +368,6 @@ def _bayes_row(method, post, ci_prob, metric="average_precision"):
 _FALLBACK = ("logit", "bayesian_bootstrap", "binomial", "bootstrap", "bca", "cross_validation")
 
 
-def _check_phrase(check):
-    """How a model's fit check came out, for a recommendation sentence."""
-    if check.grade == "inconclusive":
-        return "its fit check is inconclusive at this sample size (no evidence against it)"
-    return f"it passes its fit check (p = {check.p_value:.2f})"
-
-
 def _check_outcome(check):
     """'passes (p = ...)' or 'is inconclusive ...': completes "the model's fit check ..."."""
     if check.grade == "inconclusive":
@@ -435,13 +434,16 @@ def recommend_interval(available, fit_checks, n_pos, *, separated=False):
             )
             if model == "flexible":
                 why = "the binormal ROC fails its fit check"
-            return row, f"Quote the {_LABELS[row]} interval: {_check_phrase(check)}; {why}."
+            return (
+                row,
+                f"Quote the {_LABELS[row]} interval: its fit check {_check_outcome(check)}; {why}.",
+            )
     bayes_rows = [r for r in available if r.split("_")[0] in ("semiparametric", "flexible")]
     check = fit_checks.get("parametric")
     if not bayes_rows and "binormal_eti" in available and check is not None and check.passed:
         return "binormal_eti", (
             f"Quote the {_LABELS['binormal_eti']} interval: it is the only Bayesian row "
-            f"and {_check_phrase(check)}."
+            f"and its fit check {_check_outcome(check)}."
         )
     failed = [m for m, c in fit_checks.items() if not c.passed]
     return fallback(
@@ -696,12 +698,7 @@ def compare_bands(
 
     ci_prob = _check_ci_prob(ci_prob)
     grid = _check_recall_grid(recall)
-    methods = DEFAULT_BAND_METHODS if methods is None else tuple(methods)
-    unknown = [m for m in methods if m not in BAND_METHODS]
-    if unknown or not methods:
-        raise ValueError(
-            f"`methods` must be a non-empty subset of {BAND_METHODS}; got unknown {unknown}"
-        )
+    methods = _check_methods(methods, BAND_METHODS, DEFAULT_BAND_METHODS)
     ranked = as_ranked(y_true, y_score, pos_label=pos_label)  # the one validation
     is_pos, score = ranked.is_pos, ranked.y_score
     n_pos = int(is_pos.sum())
