@@ -15,7 +15,13 @@ import numpy as np
 
 from .._compare_auc import _AUC_FREQUENTIST
 from .._validation import check_random_state
-from ..compare import _fit, compare_bands, compare_intervals, compare_operating_point
+from ..compare import (
+    _fit,
+    compare_bands,
+    compare_intervals,
+    compare_operating_point,
+    recommend_band,
+)
 from ..criticism import compare_score_models, fit_score_models, score_ppc
 from ..empirical import Ranked, as_ranked, average_precision_score, precision_recall_curve
 from ..frequentist import bootstrap_pr_band
@@ -199,7 +205,14 @@ def compute_report(
         band = bootstrap_pr_band(
             r, None, n_resamples=n_resamples, confidence_level=ci_prob, random_seed=seeds[3]
         )
-        # which simultaneous band to draw (compare_bands' recommendation)
+        # the simultaneous band to draw: compare_bands' rule decides from the AP table's
+        # fit checks (no band needed for that), so only the recommended one is computed
+        pick, _ = recommend_band(
+            ("semiparametric_simultaneous", "bootstrap_simultaneous_t"),
+            ap_table.attrs["fit_checks"],
+            r.n_pos,
+            separated=ap_table.attrs["separated"],
+        )
         bands = compare_bands(
             r,
             None,
@@ -207,7 +220,7 @@ def compute_report(
             random_seed=seeds[6],
             n_resamples=n_resamples,
             posterior=post if post.model_type == "semiparametric" else None,
-            methods=("semiparametric_simultaneous", "bootstrap_simultaneous_t"),
+            methods=(pick,),
             progressbar=progressbar,
         )
         d = ReportData(
