@@ -193,8 +193,8 @@ def rank_goodness_of_fit(counts):
     mu, sigma, cut, _ = profile_mle(counts)
     log_p = category_log_probs(cut[None], np.array([mu]), np.array([sigma]))[:, 0, :]
     expected = counts.sum(axis=1, keepdims=True) * np.exp(log_p)
+    g2 = float(_deviance(counts.astype(np.float64), log_p))
     with np.errstate(divide="ignore", invalid="ignore"):
-        g2 = 2.0 * np.sum(np.where(counts > 0, counts * np.log(counts / expected), 0.0))
         x2 = np.sum(np.where(expected > 0, (counts - expected) ** 2 / expected, 0.0))
     df = k - 3
     p = max(stats.chi2.sf(max(g2, 0.0), df), stats.chi2.sf(max(x2, 0.0), df))
