@@ -235,8 +235,11 @@ def check_bin_counts(nneg_b, npos_b):
     k = check_bin_number(min(n0, n1))
     if k < 4:
         return None
-    neg_below = np.cumsum(nneg_b, dtype=np.float64) - nneg_b
-    auc = float(np.sum(npos_b * (neg_below + 0.5 * nneg_b)) / (float(n0) * float(n1)))
+    # memory: at most two block-sized float arrays at a time (ordinal_categories' budget)
+    below = np.cumsum(nneg_b, dtype=np.float64)
+    below -= 0.5 * nneg_b  # negatives below each block, ties counted half
+    auc = float(np.dot(npos_b, below) / (float(n0) * float(n1)))
+    del below
     d = np.sqrt(2.0) * ndtri(min(max(auc, 0.02), 0.98))
     target = np.arange(1, k) / k
     lo, hi = np.full(k - 1, -40.0), np.full(k - 1, 40.0)
@@ -247,9 +250,13 @@ def check_bin_counts(nneg_b, npos_b):
     t = 0.5 * (lo + hi)
     pi = n1 / (n0 + n1)
     cuts = (1.0 - pi) * ndtr(t) + pi * ndtr(t - d)
-    size = (nneg_b + npos_b).astype(np.float64)
-    middle = (np.cumsum(size) - 0.5 * size) / (n0 + n1)
+    size = nneg_b + npos_b
+    middle = np.cumsum(size, dtype=np.float64)
+    middle -= 0.5 * size
+    middle /= n0 + n1
+    del size
     bin_of_block = np.searchsorted(cuts, middle, side="right")
+    del middle
     neg = np.bincount(bin_of_block, weights=nneg_b, minlength=k)
     pos = np.bincount(bin_of_block, weights=npos_b, minlength=k)
     counts = np.vstack([neg, pos])
