@@ -38,13 +38,24 @@ proposal while ``k > 0.7`` (:func:`~._laplace.adaptive_importance`).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
 
-from ..models import NormalMixtureScoreModel
-from ._laplace import adaptive_importance, fd_mode, fd_neg_hessian, systematic
+from ..exceptions import ConvergenceWarning
+from ._flexible import FlexibleROCModel
+from ._laplace import (
+    KHAT_OK,
+    adaptive_importance,
+    fd_mode,
+    fd_neg_hessian,
+    proposal_chol,
+    systematic,
+    t_draws,
+    tempered_smc,
+)
 from ._ordinal import bin_log_probs
 from ._priors import _Priors
 from ._semiparametric import initial_cutpoints, starting_mu
@@ -170,13 +181,33 @@ def sample_contaminated_laplace(data, priors, *, draws, chains, rng, n_proposals
     m = int(n_proposals) if n_proposals is not None else max(4000, 2 * total)
     log_post = lambda t: contaminated_log_posterior(t, counts, priors)  # noqa: E731
     mode = fd_mode(log_post, _initial_theta(counts, priors), {"maxiter": 3000})
-    x, lw, khat, adaptations = adaptive_importance(
-        rng, log_post, mode, fd_neg_hessian(log_post, mode), m
-    )
+    neg_hess = fd_neg_hessian(log_post, mode)
+    x, lw, khat, adaptations = adaptive_importance(rng, log_post, mode, neg_hess, m)
     w = np.exp(lw)
-    pick = rng.permutation(systematic(rng, w, total))
+    ess = float(1.0 / np.sum(w * w))
+    smc = None
+    if khat > KHAT_OK:  # the adapted proposal is still not close enough: temper to the posterior
+        evals, evecs = np.linalg.eigh(0.5 * (neg_hess + neg_hess.T))
+        chol = proposal_chol((evecs / np.maximum(evals, 1e-2)) @ evecs.T)
+        n_part = max(total, 2000)
+        xq, log_q = t_draws(rng, mode, chol, n_part)
+        xs, steps, acc, smc_ess = tempered_smc(rng, xq, log_q, log_post(xq), mode, chol, log_post)
+        smc = {"steps": steps, "acceptance": acc, "ess": smc_ess}
+        if acc < 0.05:
+            warnings.warn(
+                f"the contaminated model's fast sampler may be unreliable: importance "
+                f"sampling has Pareto k-hat = {khat:.2f} (> {KHAT_OK}) and the tempered SMC "
+                f"fallback accepted only {acc:.1%} of its moves; use method='nuts' for "
+                "this data",
+                ConvergenceWarning,
+                stacklevel=4,
+            )
+        x, pick = xs, rng.permutation(n_part)[:total]
+    else:
+        pick = rng.permutation(systematic(rng, w, total))
+    n_distinct = int(np.unique(x[pick], axis=0).shape[0])
+    ess_used = ess if smc is None else smc["ess"]
     cut, mu, log_sigma, z0, z1, _ = _unpack(x[pick], counts.shape[1])
-    ess, n_distinct = float(1.0 / np.sum(w * w)), int(np.unique(pick).size)
     return {
         "prevalence": rng.beta(priors.prevalence_alpha + n1, priors.prevalence_beta + n0, shape),
         "mu": mu.reshape(shape),
@@ -188,15 +219,17 @@ def sample_contaminated_laplace(data, priors, *, draws, chains, rng, n_proposals
             "khat": float(khat),
             "ess": ess,
             "n_distinct": n_distinct,
-            "ess_draws": min(ess, float(n_distinct)),
+            "ess_draws": min(ess_used, float(n_distinct)),
             "adaptations": adaptations,
+            "smc": smc,
         },
     }
 
 
 def contaminated_model(mu, sigma, eps_neg, eps_pos, prevalence):
-    """The analytic PR model of parameter draws (latent scale): a two-component
-    :class:`~bayes_prc.models.NormalMixtureScoreModel` per class.
+    """The analytic PR model of parameter draws (latent scale): a two-component normal
+    mixture per class, as a :class:`~._flexible.FlexibleROCModel` (a
+    :class:`~bayes_prc.models.NormalMixtureScoreModel` with per-draw operating points).
 
     Examples
     --------
@@ -207,12 +240,12 @@ def contaminated_model(mu, sigma, eps_neg, eps_pos, prevalence):
     """
     mu, sigma, e0, e1 = (np.asarray(v, dtype=np.float64) for v in (mu, sigma, eps_neg, eps_pos))
     one, zero = np.ones_like(mu), np.zeros_like(mu)
-    return NormalMixtureScoreModel(
+    return FlexibleROCModel(
         np.stack([1 - e1, e1], -1),
         np.stack([mu, zero], -1),
         np.stack([sigma, one], -1),
-        np.stack([1 - e0, e0], -1),
-        np.stack([zero, mu], -1),
-        np.stack([one, sigma], -1),
         prevalence,
+        weights_neg=np.stack([1 - e0, e0], -1),
+        means_neg=np.stack([zero, mu], -1),
+        sds_neg=np.stack([one, sigma], -1),
     )

@@ -68,7 +68,7 @@ from ..exceptions import ConvergenceWarning
 from ..models import NormalMixtureScoreModel
 from ..models._common import _expand, _extra_ndim, _logit_precision
 from ._flexible_points import FlexibleOperatingPoints
-from ._laplace import fd_mode, fd_neg_hessian, psis, systematic, t_draws, t_logpdf
+from ._laplace import fd_mode, fd_neg_hessian, psis, systematic, t_draws, tempered_smc
 from ._ordinal import bin_log_probs
 from ._priors import _Priors
 
@@ -209,58 +209,6 @@ def _neg_hessian(theta, counts, priors, h=1e-4):
     return (evecs * evals) @ evecs.T
 
 
-def _ess(log_w):
-    w = np.exp(log_w - log_w.max())
-    return w.sum() ** 2 / np.sum(w * w)
-
-
-def _tempered_smc(rng, x, log_q, log_p, loc, chol, counts, priors, n_moves=6):
-    """Move importance draws to the posterior by an adaptive tempered SMC sampler.
-
-    Targets ``q^(1 - b) p^b`` for ``b`` from 0 (the Student-t proposal) to 1, each step
-    chosen so that the effective sample size of the incremental weights is half the
-    particles; after each resampling, ``n_moves`` random-walk Metropolis moves with the
-    particles' covariance scaled by ``2.38^2 / d`` (Del Moral, Doucet & Jasra 2006).
-    Returns the particles, the number of tempering steps, the mean acceptance rate and
-    the effective sample size of the last reweighting (its incremental weights).
-    """
-    n, d = x.shape
-    beta, steps, acc, last_ess = 0.0, 0, [], float(n)
-    log_r = log_p - log_q
-    while beta < 1.0 and steps < 100:
-        lo, hi = beta, 1.0
-
-        def ess(b, beta=beta, log_r=log_r):
-            return _ess((b - beta) * log_r)
-
-        if ess(1.0) >= 0.5 * n:
-            new = 1.0
-        else:
-            for _ in range(50):
-                mid = 0.5 * (lo + hi)
-                lo, hi = (mid, hi) if ess(mid) >= 0.5 * n else (lo, mid)
-            new = max(lo, beta + 1e-6)
-        lw = (new - beta) * log_r
-        last_ess = float(_ess(lw))
-        w = np.exp(lw - lw.max())
-        pick = systematic(rng, w / w.sum(), n)
-        x, log_q, log_p = x[pick], log_q[pick], log_p[pick]
-        beta, steps = new, steps + 1
-        cov = np.cov(x, rowvar=False) + 1e-9 * np.eye(d)
-        step_chol = np.linalg.cholesky(cov) * (2.38 / np.sqrt(d))
-        for _ in range(n_moves):
-            y = x + rng.standard_normal((n, d)) @ step_chol.T
-            lq_y = t_logpdf(y, loc, chol)
-            lp_y = flexible_log_posterior(y, counts, priors)
-            with np.errstate(invalid="ignore"):
-                log_a = (1 - beta) * (lq_y - log_q) + beta * (lp_y - log_p)
-            ok = np.log(rng.random(n)) < np.where(np.isfinite(log_a), log_a, -np.inf)
-            x[ok], log_q[ok], log_p[ok] = y[ok], lq_y[ok], lp_y[ok]
-            acc.append(ok.mean())
-        log_r = log_p - log_q
-    return x, steps, float(np.mean(acc)) if acc else 1.0, last_ess
-
-
 def _importance(rng, loc, chol, size, counts, priors):
     x, log_q = t_draws(rng, loc, chol, size)
     log_p = flexible_log_posterior(x, counts, priors)
@@ -308,8 +256,15 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
     smc = None
     if khat > _KHAT_WARN:  # the Laplace proposal is not close enough: temper to the posterior
         n_part = min(max(total, 2000), m)
-        xs, steps, acc, smc_ess = _tempered_smc(rng, x[:n_part].copy(), log_q[:n_part].copy(),
-                                       log_p[:n_part].copy(), mode, chol, counts, priors)  # fmt: skip
+        xs, steps, acc, smc_ess = tempered_smc(
+            rng,
+            x[:n_part].copy(),
+            log_q[:n_part].copy(),
+            log_p[:n_part].copy(),
+            mode,
+            chol,
+            lambda t: flexible_log_posterior(t, counts, priors),
+        )
         smc = {"steps": steps, "acceptance": acc, "ess": smc_ess}
         if acc < 0.05:
             warnings.warn(
@@ -351,20 +306,26 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
 
 # ------------------------------------------------------------------------ analytic model
 class FlexibleROCModel(FlexibleOperatingPoints, NormalMixtureScoreModel):
-    """Analytic PR model of the flexible ROC posterior: N(0, 1) negatives, mixture positives.
+    """Analytic PR model of the rank-based mixture posteriors (flexible, contaminated).
 
     Parameters of shape ``batch_shape (+ (J,))`` on the latent scale; a
-    :class:`NormalMixtureScoreModel` with one negative component, plus per-draw
-    thresholds (``per_draw=True``), a closed-form ROC AUC and the operating points of
+    :class:`NormalMixtureScoreModel` whose negatives are N(0, 1) (the flexible model) or
+    a normal mixture (``weights_neg``, ``means_neg``, ``sds_neg``: the contaminated
+    model, :mod:`._contaminated`), plus per-draw thresholds (``per_draw=True``), a
+    closed-form ROC AUC and the operating points of
     :class:`~._flexible_points.FlexibleOperatingPoints` (``recall_at_precision``,
     ``threshold_at_precision``, ``max_fbeta``: over all thresholds, since a mixture's
     precision need not be monotone in the threshold).
     """
 
-    def __init__(self, weights, means, sds, prevalence):
+    def __init__(
+        self, weights, means, sds, prevalence, weights_neg=None, means_neg=None, sds_neg=None
+    ):
         prevalence = np.asarray(prevalence, dtype=np.float64)
-        one = np.ones(prevalence.shape + (1,))
-        super().__init__(weights, means, sds, one, np.zeros_like(one), one, prevalence)
+        if weights_neg is None:
+            weights_neg = np.ones(prevalence.shape + (1,))
+            means_neg, sds_neg = np.zeros_like(weights_neg), weights_neg
+        super().__init__(weights, means, sds, weights_neg, means_neg, sds_neg, prevalence)
 
     def recall(self, threshold, per_draw=False):
         """Recall at latent thresholds (``per_draw``: shape ``batch_shape + extra``)."""
@@ -382,11 +343,14 @@ class FlexibleROCModel(FlexibleOperatingPoints, NormalMixtureScoreModel):
         return special.expit(z)
 
     def roc_auc(self):
-        """``P(X_pos > X_neg) = sum_j w_j Phi(m_j / sqrt(1 + s_j^2))`` (closed form)."""
-        z = self.mu_pos / np.sqrt(1.0 + self.sigma_pos**2)
-        return np.sum(self.weight_pos * special.ndtr(z), axis=-1)
+        """``P(X_pos > X_neg) = sum_ij v_i w_j Phi((m_j - n_i) / sqrt(s_j^2 + t_i^2))``."""
+        z = (self.mu_pos[..., None, :] - self.mu_neg[..., :, None]) / np.sqrt(
+            self.sigma_pos[..., None, :] ** 2 + self.sigma_neg[..., :, None] ** 2
+        )
+        w = self.weight_neg[..., :, None] * self.weight_pos[..., None, :]
+        return np.sum(w * special.ndtr(z), axis=(-2, -1))
 
     def tpr_at_fpr(self, fpr):
         """True-positive rate at false-positive rate(s): shape ``batch_shape + np.shape(fpr)``."""
         f = np.asarray(fpr, dtype=np.float64)
-        return np.exp(self._pos.log_sf(-special.ndtri(f), f.ndim))
+        return np.exp(self._pos.log_sf(self._neg.isf(f, f.ndim), f.ndim))

@@ -38,7 +38,7 @@ __all__ = ["FlexibleOperatingPoints"]
 
 _CHUNK = 64  # draws per block: (64, ~1600, J) float64 arrays of ~2.5 MB per component
 _GRID_U = np.linspace(-10.0, 40.0, 401)  # step 1/8, in each positive component's sds
-_GRID_X = np.linspace(-10.0, 42.0, 417)  # step 1/8, on the negatives' N(0, 1) scale
+_GRID_X = np.linspace(-10.0, 42.0, 417)  # step 1/8, in each negative component's sds
 _BISECT = 64
 
 
@@ -70,10 +70,11 @@ class _Block:
         return out
 
     def grid(self):
-        """Sorted latent thresholds per draw: (m, J * 401 + 417)."""
+        """Sorted latent thresholds per draw: (m, J * 401 + J_neg * 417)."""
         comp = self.pos.mu[:, :, None] + self.pos.sigma[:, :, None] * _GRID_U
-        neg = np.broadcast_to(_GRID_X, (comp.shape[0], _GRID_X.size))
-        return np.sort(np.concatenate([comp.reshape(comp.shape[0], -1), neg], axis=1), axis=1)
+        neg = self.neg.mu[:, :, None] + self.neg.sigma[:, :, None] * _GRID_X
+        m = comp.shape[0]
+        return np.sort(np.concatenate([comp.reshape(m, -1), neg.reshape(m, -1)], axis=1), axis=1)
 
     def parts(self, t):
         """``(log recall, logit precision)`` at thresholds ``t`` of shape (m,) or (m, G)."""

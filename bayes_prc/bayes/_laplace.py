@@ -22,6 +22,7 @@ __all__ = [
     "systematic",
     "t_draws",
     "t_logpdf",
+    "tempered_smc",
 ]
 
 #: Degrees of freedom of the Student-t proposals.
@@ -136,3 +137,58 @@ def adaptive_importance(rng, log_posterior, mode, neg_hess, size, max_adaptation
         cov = ((x - loc) * w[:, None]).T @ (x - loc) * 1.2
         chol = proposal_chol(cov)
         adaptations += 1
+
+
+def _ess(log_w):  # Kish's effective sample size of unnormalized log weights
+    w = np.exp(log_w - log_w.max())
+    return w.sum() ** 2 / np.sum(w * w)
+
+
+def tempered_smc(rng, x, log_q, log_p, loc, chol, log_posterior, n_moves=6):
+    """Move importance draws to the posterior by an adaptive tempered SMC sampler.
+
+    ``x`` (n, D) are draws of the Student-t proposal ``t(loc, chol)`` with log densities
+    ``log_q``; ``log_p`` their values of ``log_posterior`` (a function of rows (n, D)).
+
+    Targets ``q^(1 - b) p^b`` for ``b`` from 0 (the Student-t proposal) to 1, each step
+    chosen so that the effective sample size of the incremental weights is half the
+    particles; after each resampling, ``n_moves`` random-walk Metropolis moves with the
+    particles' covariance scaled by ``2.38^2 / d`` (Del Moral, Doucet & Jasra 2006).
+    Returns the particles, the number of tempering steps, the mean acceptance rate and
+    the effective sample size of the last reweighting (its incremental weights).
+    """
+    n, d = x.shape
+    beta, steps, acc, last_ess = 0.0, 0, [], float(n)
+    log_r = log_p - log_q
+    while beta < 1.0 and steps < 100:
+        lo, hi = beta, 1.0
+
+        def ess(b, beta=beta, log_r=log_r):
+            return _ess((b - beta) * log_r)
+
+        if ess(1.0) >= 0.5 * n:
+            new = 1.0
+        else:
+            for _ in range(50):
+                mid = 0.5 * (lo + hi)
+                lo, hi = (mid, hi) if ess(mid) >= 0.5 * n else (lo, mid)
+            new = max(lo, beta + 1e-6)
+        lw = (new - beta) * log_r
+        last_ess = float(_ess(lw))
+        w = np.exp(lw - lw.max())
+        pick = systematic(rng, w / w.sum(), n)
+        x, log_q, log_p = x[pick], log_q[pick], log_p[pick]
+        beta, steps = new, steps + 1
+        cov = np.cov(x, rowvar=False) + 1e-9 * np.eye(d)
+        step_chol = np.linalg.cholesky(cov) * (2.38 / np.sqrt(d))
+        for _ in range(n_moves):
+            y = x + rng.standard_normal((n, d)) @ step_chol.T
+            lq_y = t_logpdf(y, loc, chol)
+            lp_y = log_posterior(y)
+            with np.errstate(invalid="ignore"):
+                log_a = (1 - beta) * (lq_y - log_q) + beta * (lp_y - log_p)
+            ok = np.log(rng.random(n)) < np.where(np.isfinite(log_a), log_a, -np.inf)
+            x[ok], log_q[ok], log_p[ok] = y[ok], lq_y[ok], lp_y[ok]
+            acc.append(ok.mean())
+        log_r = log_p - log_q
+    return x, steps, float(np.mean(acc)) if acc else 1.0, last_ess
