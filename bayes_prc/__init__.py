@@ -42,6 +42,7 @@ _LAZY = {
     "BinormalPosterior": "bayes",
     "BinormalPriors": "bayes",
     "SemiparametricPriors": "bayes",
+    "ContaminatedPriors": "bayes",
     "FlexiblePriors": "bayes",
     "FitCheck": "bayes",
     "fit_binormal_ovr": "bayes",

@@ -7,6 +7,7 @@ import PyMC, and only inside the functions that build or sample a model;
 
 from ._fit import fit_binormal
 from ._fitcheck import FitCheck, fit_check
+from ._contaminated import ContaminatedPriors
 from ._flexible import FlexiblePriors
 from ._joint_rank import JointFitCheck, JointRankPriors
 from ._joint_rank_model import fit_joint_rank_posterior
@@ -19,6 +20,7 @@ __all__ = [
     "BinormalPosterior",
     "BinormalPriors",
     "FitCheck",
+    "ContaminatedPriors",
     "FlexiblePriors",
     "JointFitCheck",
     "JointRankPriors",

@@ -8,21 +8,27 @@ from .._transforms import check_transform, location_scale, transform_scores
 from .._validation import _is_dask, check_choice, check_int, check_probability, check_random_state
 from ..empirical import as_ranked
 from ._fitcheck import normality_p_values
-from ._ordinal import ordinal_categories
+from ._ordinal import RANK_MODELS, ordinal_categories
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
 from ._semiparametric import SemiparametricPriors, sample_semiparametric_grid
 
 _RANK_MODEL_NAMES = {
     "semiparametric": "semiparametric binormal model",
     "flexible": "flexible ROC model",
+    "contaminated": "contaminated binormal model",
 }
 
 __all__ = ["fit_binormal", "METHODS", "MODELS"]
 
-MODELS = ("semiparametric", "parametric", "flexible")
+MODELS = ("semiparametric", "parametric", "flexible", "contaminated")
 METHODS = ("auto", "nuts", "exact", "laplace")
 #: The fast sampler of each model (``method="auto"``).
-AUTO_METHOD = {"parametric": "exact", "semiparametric": "laplace", "flexible": "laplace"}
+AUTO_METHOD = {
+    "parametric": "exact",
+    "semiparametric": "laplace",
+    "flexible": "laplace",
+    "contaminated": "laplace",
+}
 
 
 def fit_binormal(
@@ -61,9 +67,13 @@ def fit_binormal(
     - ``model="flexible"``: rank-based like the semiparametric model (same categories,
       cutpoints and N(0, 1) latent negatives) but the latent positives are a sparse
       Dirichlet mixture of ``J = 3`` normals (Erkanli et al. 2006; Branscum et al. 2008),
-      so ROC curves that are not binormal (e.g. hard negatives) are followed too. No
-      ``recall_at_precision``, ``threshold_at_precision`` or ``max_fbeta`` (see
+      so ROC curves that are not binormal (e.g. hard negatives) are followed too (see
       :mod:`bayes_prc.bayes._flexible`); priors :class:`FlexiblePriors`.
+    - ``model="contaminated"``: the semiparametric model in which each class borrows a
+      small share of the other's latent distribution (label noise, hard negatives), so
+      the precision can level off below 1 at low recall instead of always tending to 1
+      (see :mod:`bayes_prc.bayes._contaminated`); priors :class:`ContaminatedPriors`,
+      contamination shares ~ Beta(1, 200).
     - ``model="parametric"``: positives' scores ~ N(mu_pos, sigma_pos), negatives' ~
       N(mu_neg, sigma_neg) on the score scale (after ``transform``). Confidently wrong
       when the class scores are not normal on that scale (see ``docs/coverage.md``).
@@ -73,7 +83,7 @@ def fit_binormal(
     y_true, y_score : array-like of shape (n_samples,)
         Binary labels and scores; both classes must be present (the semiparametric model
         needs at least 2 positives and 2 distinct scores).
-    model : {"semiparametric", "parametric", "flexible"}, default "semiparametric"
+    model : {"semiparametric", "parametric", "flexible", "contaminated"}, default "semiparametric"
     transform : {None, "logit", "probit"}, default None
         Parametric model: fit the binormal model to ``logit(score)`` or
         ``probit(score)`` (for probability outputs in [0, 1]; exact 0 and 1 are moved
@@ -89,7 +99,8 @@ def fit_binormal(
         ``"laplace"`` (semiparametric only) is the fast sampler: integrated nested
         Laplace approximation on a grid of (mu, log sigma) with the cutpoints
         integrated out (Rue, Martino & Chopin 2009), validated against NUTS in the
-        tests; for ``model="flexible"`` it is importance sampling from a Laplace
+        tests; for ``model="flexible"`` and ``"contaminated"`` it is importance sampling
+        from a Laplace
         approximation, with a tempered SMC fallback when the Pareto k-hat exceeds 0.7
         (``posterior.importance`` holds k-hat and the ESS). ``"auto"`` picks
         ``"exact"`` for the parametric model and ``"laplace"`` for the rank-based ones.
@@ -142,7 +153,7 @@ def fit_binormal(
     check_choice(model, "model", MODELS)
     if method == "auto":
         method = AUTO_METHOD[model]
-    if model in ("semiparametric", "flexible"):
+    if model in RANK_MODELS:
         return _fit_rank_model(
             model,
             y_true,
@@ -227,14 +238,16 @@ def _fit_rank_model(
     pos_label,
     n_categories,
 ):
-    """The rank-based branch of :func:`fit_binormal` ("semiparametric" or "flexible")."""
+    """The rank-based branch of :func:`fit_binormal` (:data:`RANK_MODELS`)."""
     from . import _model
+    from ._contaminated import ContaminatedPriors, sample_contaminated_laplace
     from ._flexible import FlexiblePriors, sample_flexible_laplace
     from ._posterior import BinormalPosterior
 
     priors_cls, fast_sampler = {
         "semiparametric": (SemiparametricPriors, sample_semiparametric_grid),
         "flexible": (FlexiblePriors, sample_flexible_laplace),
+        "contaminated": (ContaminatedPriors, sample_contaminated_laplace),
     }[model]
     priors = priors_cls.from_any(priors)
     is_pos, _, ordinal = _prepare_rank_data(

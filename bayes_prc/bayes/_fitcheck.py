@@ -25,7 +25,7 @@ no simulation:
     each class's scores get the Shapiro-Wilk test (Royston's p-value; at most 5000 items
     per class, an evenly strided subset of larger classes) and the two p-values are
     combined by Sidak's rule, ``1 - (1 - min p)^2``.
-``"flexible"``
+``"flexible"``, ``"contaminated"``
     A posterior predictive check (Gelman, Meng & Stern 1996) of the deviance on the same
     check bins, with 4000 draws (Monte Carlo standard error below 0.0035 at p = 0.05).
     Posterior predictive p-values are conservative.
@@ -134,6 +134,7 @@ class FitCheck:
 _WHAT = {
     "semiparametric": "a binormal ROC curve (after a monotone transform of the scores)",
     "flexible": "the flexible (normal-mixture) ROC curve",
+    "contaminated": "a binormal ROC curve with contaminated classes (label noise)",
     "parametric": "normal class-score distributions on the fitted scale",
 }
 
@@ -229,20 +230,27 @@ def _deviance(counts, log_p):
     return 2.0 * terms.sum(axis=(-1, -2))
 
 
-def _flexible_check(posterior, counts, rng, n_draws):
-    """Posterior predictive deviance check of the flexible model on the check bins."""
-    from ._flexible import mixture_category_log_probs
+def _mixture_check(posterior, counts, rng, n_draws):
+    """Posterior predictive deviance check of a mixture model (flexible, contaminated)
+    on the check bins."""
+    from ._flexible import mixture_bin_log_probs
 
     m = posterior.model
     total = int(np.prod(m.batch_shape))
     pick = np.sort(rng.choice(total, size=min(int(n_draws), total), replace=False))
+
+    def flat(*arrays):
+        return tuple(a.reshape(-1, a.shape[-1])[pick] for a in arrays)
+
+    neg = flat(m.weight_neg, m.mu_neg, m.sigma_neg)
+    pos = flat(m.weight_pos, m.mu_pos, m.sigma_pos)
     # the fit's cutpoints live on its own categories; the check bins need their own
     # edges on the latent scale: the pooled mixture quantiles of each draw
-    j = m.weight_pos.shape[-1]
-    w, mu, sd = (a.reshape(-1, j)[pick] for a in (m.weight_pos, m.mu_pos, m.sigma_pos))
-    cut = _mixture_cutpoints(counts, w, mu, sd)
+    cut = _mixture_cutpoints(counts, neg, pos)
     with np.errstate(divide="ignore"):
-        log_p = np.moveaxis(mixture_category_log_probs(cut, np.log(w), mu, sd), 0, 1)
+        log_p = np.stack(
+            [mixture_bin_log_probs(cut, np.log(w), mu, sd) for w, mu, sd in (neg, pos)], axis=1
+        )
     t_obs = _deviance(counts.astype(np.float64)[None], log_p)
     p = np.exp(log_p)
     p /= p.sum(axis=-1, keepdims=True)
@@ -252,19 +260,24 @@ def _flexible_check(posterior, counts, rng, n_draws):
     return float(np.mean(t_rep >= t_obs)), float(t_obs.mean()), float(t_rep.mean())
 
 
-def _mixture_cutpoints(counts, w, mu, sd):
-    """Latent edges of the check bins for each draw: pooled-mixture quantiles (bisection)."""
+def _mixture_cutpoints(counts, neg, pos):
+    """Latent edges of the check bins for each draw: pooled-mixture quantiles (bisection).
+
+    ``neg`` and ``pos`` are the classes' mixture ``(weights, means, sds)``, each (S, J).
+    """
     from scipy.special import ndtr
+
+    def cdf(x, w, mu, sd):
+        return np.sum(w[:, None, :] * ndtr((x[..., None] - mu[:, None, :]) / sd[:, None, :]), -1)
 
     n0, n1 = counts.sum(axis=1)
     pi = n1 / (n0 + n1)
     f = np.cumsum(counts.sum(axis=0))[:-1] / (n0 + n1)
-    lo = np.full((w.shape[0], f.size), -40.0)
-    hi = np.full((w.shape[0], f.size), 40.0)
+    lo = np.full((neg[0].shape[0], f.size), -40.0)
+    hi = np.full((neg[0].shape[0], f.size), 40.0)
     for _ in range(80):
         mid = 0.5 * (lo + hi)
-        pos = np.sum(w[:, None, :] * ndtr((mid[..., None] - mu[:, None, :]) / sd[:, None, :]), -1)
-        below = (1 - pi) * ndtr(mid) + pi * pos < f
+        below = (1 - pi) * cdf(mid, *neg) + pi * cdf(mid, *pos) < f
         lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
     return 0.5 * (lo + hi)
 
@@ -307,9 +320,9 @@ def fit_check(posterior, random_seed=None, n_draws=_PPC_DRAWS):
             return _result(model, np.nan, np.nan, np.nan, 0, "Shapiro-Wilk", why=why)
         p = 1.0 - (1.0 - float(np.min(p_each))) ** 2
         return _result(model, p, float(np.min(p_each)), 0.5, 0, "Shapiro-Wilk")
-    if model == "flexible":
+    if model in ("flexible", "contaminated"):
         rng = check_random_state(random_seed)
-        return rank_fit_check(data, model, lambda c: _flexible_check(posterior, c, rng, n_draws))
+        return rank_fit_check(data, model, lambda c: _mixture_check(posterior, c, rng, n_draws))
     return rank_fit_check(data)
 
 

@@ -116,21 +116,29 @@ class FlexiblePriors(_Priors):
 
 
 # ------------------------------------------------------------------------ likelihood
-def mixture_category_log_probs(cutpoints, log_weights, means, sds):
-    """Log category probabilities, shape (2, S, K): N(0, 1) negatives, mixture positives.
+def mixture_bin_log_probs(cutpoints, log_weights, means, sds):
+    """Log category probabilities (S, K) of a normal mixture (one class).
 
-    ``cutpoints`` (S, K - 1) increasing; ``log_weights``, ``means``, ``sds`` (S, J). The
-    positives' log probabilities are a log-sum-exp over components of
-    ``log w_j + log(Phi(b_j) - Phi(a_j))`` (no underflow in the tails).
+    ``cutpoints`` (S, K - 1) increasing; ``log_weights``, ``means``, ``sds`` (S, J): a
+    log-sum-exp over components of ``log w_j + log(Phi(b_j) - Phi(a_j))`` (no underflow
+    in the tails).
     """
     c = np.asarray(cutpoints, dtype=np.float64)
-    neg = bin_log_probs(c)
     comp = bin_log_probs(c[..., None, :], means, sds) + log_weights[..., :, None]  # (S, J, K)
     top = np.max(comp, axis=-2, keepdims=True)
     top = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(divide="ignore"):
-        pos = np.log(np.sum(np.exp(comp - top), axis=-2)) + top[..., 0, :]
-    return np.stack([neg, pos])
+        return np.log(np.sum(np.exp(comp - top), axis=-2)) + top[..., 0, :]
+
+
+def mixture_category_log_probs(cutpoints, log_weights, means, sds):
+    """Log category probabilities, shape (2, S, K): N(0, 1) negatives, mixture positives.
+
+    ``cutpoints`` (S, K - 1) increasing; ``log_weights``, ``means``, ``sds`` (S, J) of the
+    positives (:func:`mixture_bin_log_probs`).
+    """
+    c = np.asarray(cutpoints, dtype=np.float64)
+    return np.stack([bin_log_probs(c), mixture_bin_log_probs(c, log_weights, means, sds)])
 
 
 def _unpack(theta, k, j):

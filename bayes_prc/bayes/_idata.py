@@ -11,9 +11,16 @@ import numpy as np
 import xarray as xr
 
 from ..binormal import Binormal
+from ._contaminated import contaminated_model
 from ._flexible import FlexibleROCModel
 
-__all__ = ["binormal_idata", "flexible_idata", "ordinal_dataset", "statistics_dataset"]
+__all__ = [
+    "binormal_idata",
+    "contaminated_idata",
+    "flexible_idata",
+    "ordinal_dataset",
+    "statistics_dataset",
+]
 
 SAMPLE_DIMS = ("chain", "draw")
 
@@ -106,6 +113,23 @@ def flexible_idata(std_draws, idata, method):
     p = idata["posterior"]
     model = FlexibleROCModel(p["weights"].values, p["means"].values, p["sds"].values,
                              p["prevalence"].values)  # fmt: skip
+    return model, idata
+
+
+def contaminated_idata(std_draws, idata, method):
+    """The analytic model and the DataTree (fast-sampler draws or PyMC's) of a
+    contaminated fit (:mod:`._contaminated`)."""
+    import arviz as az
+
+    names = ("prevalence", "mu", "sigma", "eps_neg", "eps_pos", "cutpoints")
+    if idata is None:
+        idata = az.from_dict(
+            {"posterior": {k: std_draws[k] for k in names}},
+            dims={"cutpoints": ["cutpoint"]},
+            attrs={"posterior": {"inference_library": f"bayes_prc ({method})"}},
+        )
+    p = idata["posterior"]
+    model = contaminated_model(*(p[k].values for k in names[1:5]), p["prevalence"].values)
     return model, idata
 
 

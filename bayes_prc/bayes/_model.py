@@ -36,6 +36,8 @@ __all__ = [
     "sample_rank_nuts",
     "build_semiparametric_model",
     "build_flexible_model",
+    "build_contaminated_model",
+    "RANK_BUILDERS",
 ]
 
 _TINY_SS = 1e-300  # a class whose scores are all tied has S = 0; see build_model
@@ -145,12 +147,13 @@ def _bin_probs(z):
     return full[..., 1:] - full[..., :-1]
 
 
-def _rank_model(data, priors, positives, extra_coords=None):
+def _rank_model(data, priors, positives, extra_coords=None, both_classes=False):
     """The PyMC model shared by the rank-based models (ordered probit on category counts).
 
     ``positives()`` is called inside the model after the prevalence: it creates the
     positives' latent parameters (before the cutpoints) and returns a function of the
-    cutpoints giving the positives' category probabilities. Negatives are N(0, 1).
+    cutpoints giving the positives' category probabilities; negatives are N(0, 1). With
+    ``both_classes`` that function returns both classes' probabilities ``(neg, pos)``.
     """
     import pymc as pm
     import pytensor.tensor as pt
@@ -178,9 +181,10 @@ def _rank_model(data, priors, positives, extra_coords=None):
         )
         pm.Binomial("n_pos", n=d["n_neg"] + d["n_pos_observed"], p=prevalence,
                     observed=d["n_pos_observed"])  # fmt: skip
+        neg, pos = positive_probs(cut) if both_classes else (_bin_probs(cut), positive_probs(cut))
         for name, n, p, observed in (
-            ("counts_neg", d["n_neg"], _bin_probs(cut), d["counts_neg_observed"]),
-            ("counts_pos", d["n_pos_observed"], positive_probs(cut), d["counts_pos_observed"]),
+            ("counts_neg", d["n_neg"], neg, d["counts_neg_observed"]),
+            ("counts_pos", d["n_pos_observed"], pos, d["counts_pos_observed"]),
         ):
             p = pt.clip(p, 1e-300, 1.0)
             pm.Multinomial(name, n=n, p=p, observed=observed, dims="category")
@@ -199,13 +203,12 @@ def rank_data(data):
 
 
 def sample_rank_nuts(model_name, data, priors, **kwargs):
-    """NUTS draws of the semiparametric or flexible model through the compiled-model cache.
+    """NUTS draws of a rank-based model (:data:`RANK_BUILDERS`) through the compiled-model cache.
 
     One compiled model per ``model_name``, number of categories and prior.
     """
-    builder = {"semiparametric": build_semiparametric_model, "flexible": build_flexible_model}
     key = (model_name, data.n_categories, priors_key(priors))
-    build = builder[model_name]
+    build = RANK_BUILDERS[model_name]
     return sample_nuts(key, lambda: build(data, priors), rank_data(data), **kwargs)
 
 
@@ -256,3 +259,39 @@ def build_flexible_model(data, priors):
         return probs
 
     return _rank_model(data, priors, positives, {"component": np.arange(j)})
+
+
+def build_contaminated_model(data, priors):
+    """The PyMC contaminated binormal model (the NUTS reference of its fast sampler).
+
+    See :mod:`._contaminated`: each class's latent distribution borrows a share of the
+    other's, ``negatives ~ (1 - eps_neg) N(0, 1) + eps_neg N(mu, sigma)`` and
+    ``positives ~ (1 - eps_pos) N(mu, sigma) + eps_pos N(0, 1)``. ``data`` is an
+    :class:`OrdinalData`; ``priors`` a :class:`ContaminatedPriors`.
+    """
+    import pymc as pm
+
+    def classes():
+        mu = pm.Normal("mu", 0.0, priors.mu_sd)
+        sigma = pm.LogNormal("sigma", 0.0, priors.log_sigma_sd)
+        eps = {
+            name: pm.Beta(name, priors.contamination_alpha, priors.contamination_beta)
+            for name in ("eps_neg", "eps_pos")
+        }
+
+        def probs(cut):
+            base, shifted = _bin_probs(cut), _bin_probs((cut - mu) / sigma)
+            neg = (1 - eps["eps_neg"]) * base + eps["eps_neg"] * shifted
+            return neg, (1 - eps["eps_pos"]) * shifted + eps["eps_pos"] * base
+
+        return probs
+
+    return _rank_model(data, priors, classes, both_classes=True)
+
+
+#: The PyMC builder of each rank-based model.
+RANK_BUILDERS = {
+    "semiparametric": build_semiparametric_model,
+    "flexible": build_flexible_model,
+    "contaminated": build_contaminated_model,
+}

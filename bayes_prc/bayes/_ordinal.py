@@ -46,6 +46,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import log_ndtr, ndtr, ndtri
 
+#: The models fit to the ordered categories (the scores enter only through their order).
+RANK_MODELS = ("semiparametric", "flexible", "contaminated")
+
 __all__ = [
     "OrdinalData",
     "ordinal_categories",

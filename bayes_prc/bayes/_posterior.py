@@ -25,11 +25,12 @@ from .._validation import check_choice, check_probability, check_random_state
 from ._common import check_unit_grid, convergence_diagnostics, warn_if_unreliable
 from ._idata import (
     binormal_idata,
+    contaminated_idata,
     flexible_idata,
     ordinal_dataset,
     statistics_dataset,
 )
-from ._ordinal import latent_to_score, score_to_latent
+from ._ordinal import RANK_MODELS, latent_to_score, score_to_latent
 from ._posterior_base import PosteriorBase
 from ._summaries import DisplaySummaries, predictive_curves
 
@@ -90,6 +91,8 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         self.n_pos = ordinal.n_pos if stats is None else stats[1].n
         if model_type == "flexible":  # N(0, 1) negatives, mixture positives: see _flexible
             self.model, idata = flexible_idata(std_draws, idata, method)
+        elif model_type == "contaminated":  # two-component mixtures: see _contaminated
+            self.model, idata = contaminated_idata(std_draws, idata, method)
         else:
             self.model, idata = binormal_idata(
                 std_draws, idata, method, model_type, location, scale
@@ -118,14 +121,14 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
     # ------------------------------------------------------------ latent <-> score scale
     def _to_score(self, t):
         """Thresholds on the model's scale -> original score scale, draw by draw."""
-        if self.model_type in ("semiparametric", "flexible"):
+        if self.model_type in RANK_MODELS:
             return latent_to_score(t, self.ordinal, self._cutpoints)
         return inverse(t, self.transform)
 
     def _to_latent(self, threshold):
         """Score thresholds -> the model's scale; shape (chain, draw) + threshold's shape."""
         thr = np.asarray(threshold, dtype=np.float64)
-        if self.model_type in ("semiparametric", "flexible"):
+        if self.model_type in RANK_MODELS:
             return score_to_latent(thr, self.ordinal, self._cutpoints)
         if self.transform is not None:
             thr = forward(np.clip(thr, 1e-300, 1 - 1e-16), self.transform)
@@ -349,13 +352,11 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         """
         import pymc as pm
 
-        from ._model import build_flexible_model, build_model, build_semiparametric_model
+        from ._model import RANK_BUILDERS, build_model
 
         rng = check_random_state(random_seed)
-        if self.model_type == "semiparametric":
-            model = build_semiparametric_model(self.ordinal, self.priors)
-        elif self.model_type == "flexible":
-            model = build_flexible_model(self.ordinal, self.priors)
+        if self.model_type in RANK_MODELS:
+            model = RANK_BUILDERS[self.model_type](self.ordinal, self.priors)
         else:
             model = build_model(*self._stats, self.priors)
         with model:
@@ -372,7 +373,7 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
     def summary(self, var_names=None, ci_prob=None, kind="all", ci_kind=None):
         """ArviZ summary (mean, sd, interval, ESS, R-hat) of the main quantities.
 
-        For ``model="flexible", method="laplace"`` the draws are resampled from
+        For ``model="flexible"`` or ``"contaminated"`` with ``method="laplace"`` the draws are resampled from
         importance-weighted proposals (partly duplicated), so the ``ess_bulk`` and
         ``ess_tail`` columns are ArviZ's capped at ``importance["ess_draws"]``: the
         importance-sampling ESS (Kish's ``1 / sum(w**2)`` of the normalized PSIS
@@ -388,6 +389,9 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
             var_names = ["average_precision", "roc_auc", "prevalence", "mu", "sigma"]
         elif var_names is None and self.model_type == "flexible":
             var_names = ["average_precision", "roc_auc", "prevalence", "weights", "means", "sds"]
+        elif var_names is None and self.model_type == "contaminated":
+            var_names = ["average_precision", "roc_auc", "prevalence", "mu", "sigma"]
+            var_names += ["eps_neg", "eps_pos"]
         elif var_names is None:
             var_names = [
                 "average_precision",
@@ -404,7 +408,7 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         """Convergence diagnostics: max R-hat, min bulk/tail ESS, number of divergences.
 
         Exact (conjugate) fits have independent draws: R-hat and ESS are computed the
-        same way and divergences are 0. Fast flexible fits (``method="laplace"``)
+        same way and divergences are 0. Fast flexible and contaminated fits (``method="laplace"``)
         resample importance-weighted draws: their ESS is at most the importance-sampling
         ESS, capped at the number of distinct draws (``importance["ess_draws"]``; see
         :meth:`summary`).
@@ -412,7 +416,9 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         names = ["prevalence", "mu", "sigma", "average_precision"]
         if self.model_type == "flexible":
             names = ["prevalence", "weights", "means", "sds", "average_precision"]
-        if self.model_type in ("semiparametric", "flexible"):
+        elif self.model_type == "contaminated":
+            names[3:3] = ["eps_neg", "eps_pos"]
+        if self.model_type in RANK_MODELS:
             names.append("cutpoints")
         return convergence_diagnostics(self.idata, names, ess_cap=self._ess_cap())
 
@@ -421,7 +427,7 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
 
         Deterministic for the rank-based binormal and the parametric model (a chi-square
         test on bins of the ranking; Shapiro-Wilk per class); a posterior predictive check
-        for the flexible model. See :func:`bayes_prc.bayes.fit_check`.
+        for the flexible and the contaminated models. See :func:`bayes_prc.bayes.fit_check`.
 
         Returns
         -------
