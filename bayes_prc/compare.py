@@ -588,6 +588,8 @@ def _threshold_row(quantity, method, label, res, ci_prob):
 BAND_METHODS = (
     "semiparametric_pointwise",
     "semiparametric_simultaneous",
+    "contaminated_pointwise",
+    "contaminated_simultaneous",
     "flexible_pointwise",
     "flexible_simultaneous",
     "bootstrap_pointwise",
@@ -600,6 +602,8 @@ DEFAULT_BAND_METHODS = tuple(m for m in BAND_METHODS if not m.startswith("flexib
 _BAND_LABELS = {
     "semiparametric_pointwise": "rank-based binormal posterior, pointwise",
     "semiparametric_simultaneous": "rank-based binormal posterior, simultaneous",
+    "contaminated_pointwise": "contaminated binormal posterior, pointwise",
+    "contaminated_simultaneous": "contaminated binormal posterior, simultaneous",
     "flexible_pointwise": "flexible ROC posterior, pointwise",
     "flexible_simultaneous": "flexible ROC posterior, simultaneous",
     "bootstrap_pointwise": "stratified bootstrap, pointwise",
@@ -703,8 +707,8 @@ def compare_bands(
     is_pos, score = ranked.is_pos, ranked.y_score
     n_pos = int(is_pos.sum())
     rng = check_random_state(random_seed)
-    seeds = rng.spawn(len(methods) + 2)
-    model_seeds = {"semiparametric": seeds[-2], "flexible": seeds[-1]}
+    seeds = rng.spawn(len(methods) + 3)
+    model_seeds = dict(zip(("semiparametric", "flexible", "contaminated"), seeds[-3:], strict=True))
     attrs = {"ci_prob": ci_prob, "notes": {}, "fit_checks": {}}
     separated = _separated(is_pos, score)
     fits, rows = {}, {}
@@ -752,32 +756,44 @@ def compare_bands(
 
 
 _BAND_VARS = ("lower", "median", "upper")
+_WHAT_MODEL = {
+    "semiparametric": "the rank-based binormal model",
+    "contaminated": "the contaminated binormal model",
+    "flexible": "the flexible ROC model",
+}
 
 
 def recommend_band(available, fit_checks, n_pos, *, separated=False):
-    """The simultaneous PR band to draw, and why (one sentence); see :func:`compare_bands`."""
-    check = fit_checks.get("semiparametric")
-    model_ok = check is not None and check.passed
-    if "semiparametric_simultaneous" in available and model_ok and not separated and n_pos >= 2:
-        return "semiparametric_simultaneous", (
-            f"Draw the {_BAND_LABELS['semiparametric_simultaneous']} band: the rank-based "
-            f"model's fit check {_check_outcome(check)}, and its band is the narrowest that "
-            "contains the whole true curve about as often as it claims on populations "
-            "the model fits."
-        )
-    if "flexible_simultaneous" in available:
-        flex = fit_checks.get("flexible")
-        if flex is not None and flex.passed and not separated and n_pos >= 2:
-            return "flexible_simultaneous", (
-                f"Draw the {_BAND_LABELS['flexible_simultaneous']} band: the binormal ROC "
-                "fails its fit check, the flexible ROC model does not."
+    """The simultaneous PR band to draw, and why (one sentence); see :func:`compare_bands`.
+
+    The first model band in the order contaminated, rank-based binormal, flexible whose
+    model's fit check passes (or is inconclusive); the studentized bootstrap band when
+    none does, the classes are separated or there are fewer than 2 positives.
+    """
+    usable = not separated and n_pos >= 2
+    why = {
+        "contaminated": "it allows a small share of label noise, so its band can level off "
+        "below precision 1 at low recall (label noise, hard negatives) and is the "
+        "narrowest band that contained the whole true curve about as often as it claims "
+        "on the populations of docs/coverage.md",
+        "semiparametric": "its band is the narrowest that contains the whole true curve "
+        "about as often as it claims on populations the model fits",
+        "flexible": "the flexible ROC model follows ROC curves that are not binormal",
+    }
+    for source in ("contaminated", "semiparametric", "flexible"):
+        row, check = f"{source}_simultaneous", fit_checks.get(source)
+        if row in available and usable and check is not None and check.passed:
+            return row, (
+                f"Draw the {_BAND_LABELS[row]} band: the model's fit check "
+                f"{_check_outcome(check)}, and {why[source]}."
             )
+    check = fit_checks.get("contaminated", fit_checks.get("semiparametric"))
     if separated:
         reason = "every positive is scored above every negative, where model bands are too narrow"
     elif n_pos < 2:
         reason = "there are too few positives for a model"
     elif check is not None and not check.passed:
-        reason = "the rank-based binormal model fails its fit check"
+        reason = f"{_WHAT_MODEL[check.model]} fails its fit check"
     else:
         reason = "no model band was computed"
     for row in ("bootstrap_simultaneous_t", "semiparametric_simultaneous"):

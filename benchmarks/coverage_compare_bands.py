@@ -123,6 +123,10 @@ def main():
                     f"| {point[lo]:.2f} ({GRID[lo]:.2f}) | {w.mean():.3f} |",
                     flush=True,
                 )
+            if "bootstrap_simultaneous_t" in methods:
+                sup_t = width[:, methods.index("bootstrap_simultaneous_t")]
+                ratio = width[pick, rec].mean() / sup_t.mean()
+                print(f"| {name} | (recommended width / sup-t width: {ratio:.2f}) | | | | | |")
             used, counts = np.unique([r[3] for r in results], return_counts=True)
             print(
                 f"| {name} | (recommended: "

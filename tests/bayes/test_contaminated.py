@@ -106,3 +106,118 @@ def test_sampler_recovers_a_contaminated_population():
         rng=np.random.default_rng(2),
     )
     assert np.quantile(out2["eps_neg"], 0.95) < 0.03
+
+
+# ------------------------------------------------------------- the fitted model (issue 25)
+@pytest.fixture(scope="module")
+def noisy():
+    """Label noise at the top: 6% of the high scorers are labelled negative (n = 600)."""
+    rng = np.random.default_rng(5)
+    n = 600
+    y = rng.random(n) < 0.25
+    s = np.where(y, rng.normal(1.8, 1.0, n), rng.normal(0.0, 1.0, n))
+    flip = (s > 1.5) & (rng.random(n) < 0.06)
+    return np.where(flip, 0, y.astype(int)), s
+
+
+@pytest.fixture(scope="module")
+def fit(noisy):
+    import bayes_prc as bp
+
+    return bp.fit_binormal(*noisy, model="contaminated", random_seed=0, draws=500, chains=2)
+
+
+def test_mixture_negatives_roc_auc_and_tpr_against_quadrature():
+    """The contaminated model's closed-form ROC AUC and its tpr at a fpr (the negatives'
+    mixture quantile) against scipy quadrature / root finding (1e-9)."""
+    from scipy import optimize
+
+    m = contaminated_model(1.4, 1.3, 0.06, 0.03, 0.2)
+    f0 = lambda t: 0.94 * stats.norm.pdf(t) + 0.06 * stats.norm.pdf(t, 1.4, 1.3)  # noqa: E731
+    s1 = lambda t: 0.97 * stats.norm.sf(t, 1.4, 1.3) + 0.03 * stats.norm.sf(t)  # noqa: E731
+    s0 = lambda t: 0.94 * stats.norm.sf(t) + 0.06 * stats.norm.sf(t, 1.4, 1.3)  # noqa: E731
+    auc = integrate.quad(lambda t: f0(t) * s1(t), -np.inf, np.inf, epsabs=1e-13)[0]
+    assert float(m.roc_auc()) == pytest.approx(auc, abs=1e-9)
+    for fpr in (1e-4, 0.05, 0.5):
+        t = optimize.brentq(lambda x: s0(x) - fpr, -20, 20, xtol=1e-14)
+        assert float(m.tpr_at_fpr(fpr)) == pytest.approx(s1(t), abs=1e-9)
+
+
+def test_every_posterior_method_works(fit):
+    """Every method of the posterior API gives finite values of the right shape; the
+    summary has the shares; the ESS reported is the importance-sampling one."""
+    shape = (2, 500)
+    for values in (
+        fit.average_precision(),
+        fit.roc_auc(),
+        fit.precision_at_recall(0.3),
+        fit.recall_at_precision(0.6),
+        fit.threshold_at_precision(0.6),
+        fit.max_fbeta()["score"],
+        fit.threshold_at_recall(0.5),
+        fit.precision_at_threshold(0.5),
+    ):
+        assert values.shape[:2] == shape and np.all(np.isfinite(np.asarray(values)))
+    band = fit.pr_band(recall=[0.1, 0.5, 0.9], ci_prob=0.9, kind="simultaneous")
+    assert np.all(band["lower"] <= band["upper"])
+    curves = fit.predictive_curves(100, n_curves=4, random_seed=0)
+    assert curves.sizes["curve"] == 4
+    table = fit.summary()
+    assert {"eps_neg", "eps_pos", "mu", "sigma"} <= set(table.index)
+    cap = fit.importance["ess_draws"]
+    assert fit.diagnostics()["min_ess_bulk"] <= cap + 1e-9
+    assert fit.fit_check(random_seed=0).grade in ("pass", "fail")
+
+
+def test_rank_invariance_and_seed(noisy, fit):
+    import bayes_prc as bp
+
+    y, s = noisy
+    other = bp.fit_binormal(y, np.exp(3 * s), model="contaminated", random_seed=0, draws=500,
+                            chains=2)  # fmt: skip
+    np.testing.assert_array_equal(other.average_precision(), fit.average_precision())
+    again = bp.fit_binormal(y, s, model="contaminated", random_seed=0, draws=500, chains=2)
+    np.testing.assert_array_equal(again.idata["posterior"]["eps_neg"],
+                                  fit.idata["posterior"]["eps_neg"])  # fmt: skip
+
+
+def test_the_ceiling_follows_label_noise(noisy):
+    """On the label-noise data the contaminated band's upper end at recall 0.05 is below
+    the semiparametric model's (which always tends to precision 1)."""
+    import bayes_prc as bp
+
+    kw = {"random_seed": 1, "draws": 500, "chains": 2}
+    semi = bp.fit_binormal(*noisy, **kw).pr_band(recall=[0.05], ci_prob=0.9)
+    cont = bp.fit_binormal(*noisy, model="contaminated", **kw).pr_band(recall=[0.05], ci_prob=0.9)
+    assert float(cont["median"][0]) < float(semi["median"][0])
+
+
+def _nuts_vs_laplace(n, draws):
+    """AP posterior of the fast sampler against PyMC NUTS on one data set."""
+    import bayes_prc as bp
+    from bayes_prc.populations import population
+
+    y, s = population("hard_negatives").sample(n, random_seed=11)
+    kw = {"model": "contaminated", "random_seed": 0, "draws": draws, "progressbar": False}
+    fast = bp.fit_binormal(y, s, **kw).average_precision().values.ravel()
+    ref = bp.fit_binormal(y, s, method="nuts", **kw).average_precision().values.ravel()
+    return fast, ref
+
+
+def test_fast_sampler_matches_nuts_reduced():
+    """Mean and 5% / 95% quantiles of the AP within 0.25 posterior sd (MC error of 2000
+    NUTS draws with ESS ~1000 is about 0.05 sd for the mean, 0.1 sd for the quantiles)."""
+    fast, ref = _nuts_vs_laplace(300, 500)
+    sd = ref.std()
+    for q in (0.05, 0.5, 0.95):
+        assert abs(np.quantile(fast, q) - np.quantile(ref, q)) < 0.25 * sd
+
+
+@pytest.mark.slow
+def test_fast_sampler_matches_nuts():
+    """As above at n = 1000 with 4000 draws each (0.15 sd)."""
+    fast, ref = _nuts_vs_laplace(1000, 1000)
+    sd = ref.std()
+    assert abs(fast.mean() - ref.mean()) < 0.1 * sd
+    for q in (0.05, 0.95):
+        assert abs(np.quantile(fast, q) - np.quantile(ref, q)) < 0.15 * sd
