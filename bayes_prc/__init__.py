@@ -44,6 +44,7 @@ _LAZY = {
     "SemiparametricPriors": "bayes",
     "ContaminatedPriors": "bayes",
     "FlexiblePriors": "bayes",
+    "averaged_pr_band": "bayes",
     "FitCheck": "bayes",
     "fit_binormal_ovr": "bayes",
     "OvRPosterior": "bayes",

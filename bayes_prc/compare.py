@@ -586,6 +586,8 @@ def _threshold_row(quantity, method, label, res, ci_prob):
 
 #: Methods of :func:`compare_bands`, in table order: ``<source>_<kind>``.
 BAND_METHODS = (
+    "averaged_pointwise",
+    "averaged_simultaneous",
     "semiparametric_pointwise",
     "semiparametric_simultaneous",
     "contaminated_pointwise",
@@ -600,6 +602,10 @@ BAND_METHODS = (
 DEFAULT_BAND_METHODS = tuple(m for m in BAND_METHODS if not m.startswith("flexible"))
 
 _BAND_LABELS = {
+    "averaged_pointwise": "rank-based models averaged (binormal, contaminated, mixture), pointwise",
+    "averaged_simultaneous": (
+        "rank-based models averaged (binormal, contaminated, mixture), simultaneous"
+    ),
     "semiparametric_pointwise": "rank-based binormal posterior, pointwise",
     "semiparametric_simultaneous": "rank-based binormal posterior, simultaneous",
     "contaminated_pointwise": "contaminated binormal posterior, pointwise",
@@ -698,6 +704,7 @@ def compare_bands(
     """
     import xarray as xr
 
+    from .bayes import averaged_pr_band
     from .frequentist import bootstrap_pr_band
 
     ci_prob = _check_ci_prob(ci_prob)
@@ -726,14 +733,21 @@ def compare_bands(
                 progressbar=progressbar,
             )
         else:
-            if source not in fits:
-                fits[source] = _bayes_fit(
-                    ranked, posterior, None, "auto", model_seeds[source], progressbar, source,
-                    attrs,
-                )  # fmt: skip
-            if fits[source] is None:
+            for model in _AVERAGED if source == "averaged" else (source,):
+                if model not in fits:
+                    fits[model] = _bayes_fit(
+                        ranked, posterior, None, "auto", model_seeds[model], progressbar, model,
+                        attrs,
+                    )  # fmt: skip
+            if source == "averaged":
+                pooled = [fits[m] for m in _AVERAGED if fits[m] is not None]
+                if not pooled:
+                    continue
+                band = averaged_pr_band(pooled, recall=grid, ci_prob=ci_prob, kind=kind)
+            elif fits[source] is None:
                 continue
-            band = fits[source].pr_band(recall=grid, ci_prob=ci_prob, kind=kind)
+            else:
+                band = fits[source].pr_band(recall=grid, ci_prob=ci_prob, kind=kind)
         rows[method] = [np.asarray(band[v].values, dtype=np.float64) for v in _BAND_VARS]
     if not rows:
         raise ValueError(f"no band could be computed: {attrs['notes']}")
@@ -756,6 +770,8 @@ def compare_bands(
 
 
 _BAND_VARS = ("lower", "median", "upper")
+#: The models pooled by the ``averaged_*`` bands (equal weights).
+_AVERAGED = ("semiparametric", "contaminated", "flexible")
 _WHAT_MODEL = {
     "semiparametric": "the rank-based binormal model",
     "contaminated": "the contaminated binormal model",
@@ -766,16 +782,26 @@ _WHAT_MODEL = {
 def recommend_band(available, fit_checks, n_pos, *, separated=False):
     """The simultaneous PR band to draw, and why (one sentence); see :func:`compare_bands`.
 
-    The first model band in the order contaminated, rank-based binormal, flexible whose
-    model's fit check passes (or is inconclusive); the studentized bootstrap band when
-    none does, the classes are separated or there are fewer than 2 positives.
+    The model-averaged band when one of its models passes its fit check (or is
+    inconclusive), else the first single-model band in the order contaminated, rank-based
+    binormal, flexible whose check passes; the studentized bootstrap band when none does,
+    the classes are separated or there are fewer than 2 positives.
     """
     usable = not separated and n_pos >= 2
+    passing = [m for m in _AVERAGED if fit_checks.get(m) is not None and fit_checks[m].passed]
+    if "averaged_simultaneous" in available and usable and passing:
+        return "averaged_simultaneous", (
+            f"Draw the {_BAND_LABELS['averaged_simultaneous']} band: the "
+            f"{_WHAT_MODEL[passing[0]].split(' ', 1)[1]}'s fit check "
+            f"{_check_outcome(fit_checks[passing[0]])}, and pooling the three rank-based "
+            "models' posteriors spans the curve shapes none of their checks can rule out "
+            "at this sample size (a precision ceiling below 1, a mixture of positives); "
+            "it contained the whole true curve most often of the model bands on the "
+            "populations of docs/coverage.md, at about 0.65 times the bootstrap band's width."
+        )
     why = {
         "contaminated": "it allows a small share of label noise, so its band can level off "
-        "below precision 1 at low recall (label noise, hard negatives) and is the "
-        "narrowest band that contained the whole true curve about as often as it claims "
-        "on the populations of docs/coverage.md",
+        "below precision 1 at low recall (label noise, hard negatives)",
         "semiparametric": "its band is the narrowest that contains the whole true curve "
         "about as often as it claims on populations the model fits",
         "flexible": "the flexible ROC model follows ROC curves that are not binormal",

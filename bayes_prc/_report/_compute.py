@@ -208,7 +208,7 @@ def compute_report(
         # the simultaneous band to draw: compare_bands' rule decides from the AP table's
         # fit checks (no band needed for that), so only the recommended one is computed
         pick, _ = recommend_band(
-            ("semiparametric_simultaneous", "bootstrap_simultaneous_t"),
+            ("averaged_simultaneous", "semiparametric_simultaneous", "bootstrap_simultaneous_t"),
             ap_table.attrs["fit_checks"],
             r.n_pos,
             separated=ap_table.attrs["separated"],

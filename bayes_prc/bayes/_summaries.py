@@ -82,6 +82,66 @@ def pr_band(model, recall, ci_prob, kind, **prevalence):
     r = check_unit_grid(recall, "recall", DEFAULT_RECALL)
     # (R, S): one contiguous row per recall value, so per-recall sorts are fast
     curves = np.ascontiguousarray(model.precision_at_recall(r, **prevalence).reshape(-1, r.size).T)
+    return _curves_band(curves, r, ci_prob, kind)
+
+
+def averaged_pr_band(posteriors, recall=None, ci_prob=0.95, kind="pointwise"):
+    """Credible band of the PR curve under an equal-weight mixture of posteriors.
+
+    Bayesian model averaging with equal model probabilities (Hoeting et al. 1999): the
+    posterior curves of every model in ``posteriors`` are pooled, each model with the
+    same number of curves (the first ``min`` draws of each), and the band is taken as in
+    :meth:`BinormalPosterior.pr_band`. Where the models agree the band is theirs; where
+    they disagree (the shape of the curve is not pinned down by a rank-based binormal,
+    contaminated or mixture model) it spans them. Equal weights, not weights learned
+    from the data: at the sample sizes where the models disagree, the data cannot tell
+    them apart reliably (their fit checks have little power, ``docs/coverage.md``).
+
+    Parameters
+    ----------
+    posteriors : sequence of posteriors
+        Fits with an analytic ``model`` of parameter arrays of shape (chain, draw)
+        (e.g. :func:`bayes_prc.fit_binormal` with ``model="semiparametric"``,
+        ``"contaminated"`` and ``"flexible"``), on the same data.
+    recall : array-like, optional
+        Recall grid in [0, 1]; default 201 equally spaced points.
+    ci_prob : float, default 0.95
+    kind : {"pointwise", "simultaneous"}
+
+    Returns
+    -------
+    xarray.Dataset
+        As :meth:`BinormalPosterior.pr_band`; attrs also ``models`` (the models pooled).
+
+    Examples
+    --------
+    >>> import bayes_prc as bp
+    >>> from bayes_prc.bayes import averaged_pr_band
+    >>> y, s = bp.Binormal(1.5, 1, 0, 1, 0.3).sample(300, random_seed=0)
+    >>> fits = [bp.fit_binormal(y, s, model=m, random_seed=0, draws=200)
+    ...         for m in ("semiparametric", "contaminated")]
+    >>> band = averaged_pr_band(fits, recall=[0.2, 0.5, 0.8], ci_prob=0.9)
+    >>> band.attrs["models"]
+    ['semiparametric', 'contaminated']
+    >>> bool((band["lower"] <= band["upper"]).all())
+    True
+    """
+    check_choice(kind, "kind", ("pointwise", "simultaneous"))
+    ci_prob = check_probability(ci_prob, "ci_prob")
+    posteriors = list(posteriors)
+    if not posteriors:
+        raise ValueError("`posteriors` must hold at least one fit; got none")
+    r = check_unit_grid(recall, "recall", DEFAULT_RECALL)
+    per_model = [p.model.precision_at_recall(r).reshape(-1, r.size) for p in posteriors]
+    m = min(c.shape[0] for c in per_model)
+    curves = np.ascontiguousarray(np.concatenate([c[:m] for c in per_model]).T)
+    band = _curves_band(curves, r, ci_prob, kind)
+    band.attrs["models"] = [getattr(p, "model_type", type(p).__name__) for p in posteriors]
+    return band
+
+
+def _curves_band(curves, r, ci_prob, kind):
+    """Pointwise or simultaneous band of posterior ``curves`` (R, S) on the grid ``r``."""
     alpha = 1 - ci_prob
     lower, median, upper = np.quantile(curves, [alpha / 2, 0.5, 1 - alpha / 2], axis=1)
     attrs = {"ci_prob": ci_prob, "kind": kind, "ci_kind": "eti"}

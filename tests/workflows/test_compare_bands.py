@@ -33,7 +33,7 @@ def test_rows_equal_the_methods_called_directly(data, post, bands):
         row = bands.sel({"method": f"semiparametric_{kind}"})
         for v in ("lower", "median", "upper"):
             np.testing.assert_array_equal(row[v].values, direct[v].values)
-    seeds = np.random.default_rng(3).spawn(len(DEFAULT_BAND_METHODS) + 2)
+    seeds = np.random.default_rng(3).spawn(len(DEFAULT_BAND_METHODS) + 3)
     for i, method in enumerate(DEFAULT_BAND_METHODS):
         if not method.startswith("bootstrap"):
             continue
@@ -51,11 +51,13 @@ def test_structure_and_order(bands):
     assert bands["lower"].dims == ("method", "recall")
     assert (bands["lower"] <= bands["median"] + 1e-12).all()
     assert (bands["median"] <= bands["upper"] + 1e-12).all()
-    assert list(bands["kind"].values) == ["pointwise", "simultaneous"] * 2
+    assert list(bands["kind"].values) == ["pointwise", "simultaneous"] * 4
     assert bands.attrs["ci_prob"] == 0.9
-    assert bands.attrs["recommended"] == "semiparametric_simultaneous"
+    assert bands.attrs["recommended"] == "averaged_simultaneous"
+    assert set(bands.attrs["fit_checks"]) == {"semiparametric", "contaminated", "flexible"}
     # the simultaneous band is never narrower than the pointwise one of the same source
-    for src, simul in (("semiparametric", "simultaneous"), ("bootstrap", "simultaneous_t")):
+    sources = ("averaged", "semiparametric", "contaminated")
+    for src, simul in [(s, "simultaneous") for s in sources] + [("bootstrap", "simultaneous_t")]:
         w_p = (bands["upper"] - bands["lower"]).sel({"method": f"{src}_pointwise"})
         w_s = (bands["upper"] - bands["lower"]).sel({"method": f"{src}_{simul}"})
         assert (w_s >= w_p - 1e-12).all()
@@ -70,18 +72,59 @@ def test_recommendation_does_not_depend_on_the_seed(data):
 
 
 def test_recommend_band_by_situation():
-    def check(grade):
-        return FitCheck(0.5, grade != "fail", 0.05, 1.0, 1.0, 8, "semiparametric", "", grade)
+    def check(grade, model="semiparametric"):
+        return FitCheck(0.5, grade != "fail", 0.05, 1.0, 1.0, 8, model, "", grade)
 
     rows = list(BAND_METHODS)
     for grade in ("pass", "inconclusive"):
         assert recommend_band(rows, {"semiparametric": check(grade)}, 30)[0] == (
-            "semiparametric_simultaneous"
+            "averaged_simultaneous"
         )
-    rec, why = recommend_band(rows, {"semiparametric": check("fail")}, 30)
+    # without the averaged row: the first single model whose check passes
+    single = [r for r in rows if not r.startswith("averaged")]
+    checks = {"semiparametric": check("pass"), "contaminated": check("pass", "contaminated")}
+    assert recommend_band(single, checks, 30)[0] == "contaminated_simultaneous"
+    checks["contaminated"] = check("fail", "contaminated")
+    assert recommend_band(single, checks, 30)[0] == "semiparametric_simultaneous"
+    # one pooled model passing is enough for the averaged band
+    fails = {m: check("fail", m) for m in ("semiparametric", "contaminated", "flexible")}
+    rec, why = recommend_band(rows, fails, 30)
     assert rec == "bootstrap_simultaneous_t" and "fails" in why
+    fails["flexible"] = check("pass", "flexible")
+    assert recommend_band(rows, fails, 30)[0] == "averaged_simultaneous"
     rec, why = recommend_band(rows, {"semiparametric": check("pass")}, 30, separated=True)
     assert rec == "bootstrap_simultaneous_t" and "every positive" in why
+    assert recommend_band(rows, {"semiparametric": check("pass")}, 1)[0] == (
+        "bootstrap_simultaneous_t"
+    )
+
+
+def test_averaged_band_pools_the_three_posteriors(data, bands):
+    """The averaged rows equal the band of the three fits' pooled curves, computed here by
+    hand (quantiles of the concatenated draws); each model's own fit gives its row."""
+    y, s = data
+    grid = bands["recall"].values
+    seeds = np.random.default_rng(3).spawn(len(DEFAULT_BAND_METHODS) + 3)
+    seed_of = dict(zip(("semiparametric", "flexible", "contaminated"), seeds[-3:], strict=True))
+    seed_of["semiparametric"] = 0  # the fixture's posterior is re-used
+    fits = [
+        bp.fit_binormal(y, s, model=m, random_seed=seed_of[m])
+        for m in ("semiparametric", "contaminated", "flexible")
+    ]
+    curves = np.concatenate([f.model.precision_at_recall(grid).reshape(-1, grid.size)
+                             for f in fits])  # fmt: skip
+    lo, hi = np.quantile(curves, [0.05, 0.95], axis=0)
+    row = bands.sel({"method": "averaged_pointwise"})
+    np.testing.assert_allclose(row["lower"].values, lo, atol=1e-12)
+    np.testing.assert_allclose(row["upper"].values, hi, atol=1e-12)
+    cont = fits[1].pr_band(recall=grid, ci_prob=0.9, kind="simultaneous")
+    np.testing.assert_array_equal(
+        bands.sel({"method": "contaminated_simultaneous"})["upper"].values, cont["upper"].values
+    )
+    # the pooled simultaneous band holds at least 90% of the pooled curves
+    sim = bands.sel({"method": "averaged_simultaneous"})
+    inside = (curves >= sim["lower"].values - 1e-12) & (curves <= sim["upper"].values + 1e-12)
+    assert inside.all(axis=1).mean() >= 0.9
 
 
 def test_separated_data_get_the_bootstrap_band():
