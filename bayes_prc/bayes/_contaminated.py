@@ -1,8 +1,9 @@
 r"""The contaminated binormal (rank-based) model: a precision ceiling below 1 (issue 25).
 
-numpy/scipy only. A first step: the model, its log posterior and its fast sampler, tested
-here; it is not yet a ``model=`` of :func:`bayes_prc.fit_binormal` (no PyMC reference,
-no posterior object, no row of :func:`bayes_prc.compare_bands`).
+numpy/scipy only: the model, its log posterior and its fast sampler
+(``fit_binormal(model="contaminated")``); the PyMC version of the same model, the NUTS
+reference, is :func:`._model.build_contaminated_model`. One of the three models pooled by
+the recommended band of :func:`bayes_prc.compare_bands` (:func:`averaged_pr_band`).
 
 Why: the binormal curve always tends to precision 1 as recall goes to 0, so where some
 items that look certain are labelled negative (label noise, hard negatives) its bands sit
@@ -24,16 +25,23 @@ recall 0 (for ``sigma >= 1``). With ``eps = 0`` it is the semiparametric binorma
 The contamination prior must be tight (default Beta(1, 200), mean 0.005): few positives
 inform the top of the ranking, and a looser prior (Beta(1, 15)) put a ceiling the data do
 not ask for on binormal data (whole-curve band coverage 0.45 instead of 0.92 at n = 200;
-``benchmarks/study_contaminated_bands.py``). Too tight has its own cost: with 8% hard
+``benchmarks/study_band_models.py``). Too tight has its own cost: with 8% hard
 negatives in n = 4000 items the Beta(1, 200) posterior of ``eps_neg`` has median 0.008
-(99% interval [0, 0.053]); Beta(1, 15) recovers 0.082 [0.043, 0.126]. A prior with most
-mass near 0 and a heavy tail (a spike-and-slab or horseshoe-like prior on the shares) is
-the next thing to measure.
+(99% interval [0, 0.053]); Beta(1, 15) recovers 0.082 [0.043, 0.126]. And every draw has
+a ceiling below 1, so where the true precision is 1 at low recall (well separated tops)
+the band alone misses it: that is why the library pools this model with the binormal
+and the flexible ones instead of using it alone.
 
 Fast sampler: the posterior mode of the unconstrained vector ``(c_1, log(c_k - c_{k-1}),
 mu, log sigma, logit eps_neg, logit eps_pos)`` (L-BFGS-B, central differences), the
 Laplace covariance and Student-t importance sampling with Pareto smoothing, adapting the
-proposal while ``k > 0.7`` (:func:`~._laplace.adaptive_importance`).
+proposal while ``k > 0.7`` (:func:`~._laplace.adaptive_importance`); when ``k`` stays
+above 0.7, a tempered SMC sampler from the Laplace proposal
+(:func:`~._laplace.tempered_smc`, as the flexible model's).
+
+References: label noise in ROC analysis as a mixture of the class distributions
+(contaminated binormal model, Dorfman, Berbaum & Brandser 2000, "A contaminated binormal
+model for ROC data", Academic Radiology 7: 420-426).
 """
 
 from __future__ import annotations
