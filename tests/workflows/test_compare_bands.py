@@ -147,3 +147,21 @@ def test_separated_data_get_the_bootstrap_band():
 def test_bad_options_name_the_parameter(data, kwargs, match):
     with pytest.raises(ValueError, match=match):
         bp.compare_bands(*data, **kwargs)
+
+
+def test_averaged_band_of_one_posterior_is_its_band(post):
+    """Pooling one posterior gives its own band; bad input names the parameter."""
+    from bayes_prc.bayes import averaged_pr_band
+
+    grid = [0.2, 0.5, 0.8]
+    for kind in ("pointwise", "simultaneous"):
+        one = averaged_pr_band([post], recall=grid, ci_prob=0.9, kind=kind)
+        own = post.pr_band(recall=grid, ci_prob=0.9, kind=kind)
+        for v in ("lower", "median", "upper"):
+            np.testing.assert_array_equal(one[v].values, own[v].values)
+    with pytest.raises(ValueError, match="`posteriors`"):
+        averaged_pr_band([])
+    with pytest.raises(ValueError, match="`kind`"):
+        averaged_pr_band([post], kind="sup-t")
+    with pytest.raises(ValueError, match="`ci_prob`"):
+        averaged_pr_band([post], ci_prob=95)
