@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ._validation import (
+from ._core import (
     check_1d,
     check_finite_scores,
     check_int,

@@ -18,7 +18,7 @@ from ._compare_auc import (
     auc_frequentist_row,
     recommend_auc_interval,
 )
-from ._validation import check_random_state
+from ._core import check_random_state
 from .empirical import as_ranked
 
 __all__ = [

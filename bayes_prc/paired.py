@@ -46,10 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from ._paired_tests import METRICS, check_metric_method, frequentist_fields
-from ._pool_compare import compare_on_selection
-from ._transforms import check_transform, transform_scores
-from ._validation import (
+from ._core import (
     check_1d,
     check_binary_target,
     check_choice,
@@ -60,6 +57,9 @@ from ._validation import (
     check_random_state,
     check_rope,
 )
+from ._core.transforms import check_transform, transform_scores
+from ._paired_tests import METRICS, check_metric_method, frequentist_fields
+from ._pool_compare import compare_on_selection
 from .empirical import Ranked, average_precision_score, precision_at_recall
 from .exceptions import BayesPRCWarning
 from .frequentist._engine import _paired_replicates

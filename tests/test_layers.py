@@ -28,8 +28,7 @@ MAX_LINES = 1000
 
 LAYERS = {
     "exceptions": 0,
-    "_validation": 0,
-    "_transforms": 0,
+    "_core": 0,
     "_version": 0,
     "datasets": 0,
     "empirical": 1,

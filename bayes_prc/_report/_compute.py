@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._compare_auc import _AUC_FREQUENTIST
-from .._validation import check_random_state
+from .._core import check_random_state
 from ..compare import (
     _fit,
     compare_bands,
