@@ -39,7 +39,6 @@ LAYERS = {
     "bootstrap": 2,
     "bayes": 3,
     "compare": 4,
-    "_compare_auc": 4,
     "paired": 4,
     "_paired_tests": 4,
     "criticism": 4,
