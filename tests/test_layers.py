@@ -40,7 +40,6 @@ LAYERS = {
     "bayes": 3,
     "compare": 4,
     "paired": 4,
-    "_paired_tests": 4,
     "criticism": 4,
     "prevalence": 4,
     "simulate": 4,
