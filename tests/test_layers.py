@@ -46,8 +46,6 @@ LAYERS = {
     "populations": 4,
     "folds": 4,
     "pool": 4,
-    "_pool_plan": 4,
-    "_pool_compare": 4,
     "scale": 5,
     "_dispatch": 5,
     "plotting": 6,

@@ -58,11 +58,11 @@ from .._core import (
     check_rope,
 )
 from .._core.transforms import check_transform, transform_scores
-from .._pool_compare import compare_on_selection
 from ..empirical import Ranked, average_precision_score, precision_at_recall
 from ..exceptions import BayesPRCWarning
 from ..frequentist._engine import _paired_replicates
 from ..intervals import IntervalResult
+from ..pool._compare import compare_on_selection
 from ._tests import METRICS, check_metric_method, frequentist_fields
 
 __all__ = ["METHODS", "METRICS", "BAYES_METHODS", "PairedComparison", "compare_classifiers"]

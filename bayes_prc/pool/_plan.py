@@ -28,7 +28,7 @@ import warnings
 import numpy as np
 from scipy import special, stats
 
-from ._core import (
+from .._core import (
     Progress,
     check_choice,
     check_int,
@@ -36,11 +36,11 @@ from ._core import (
     check_progressbar,
     check_random_state,
 )
-from .bayes._pool import fit_pool
-from .bayes._pool_model import basis, pool_u
-from .empirical import average_precision_score
-from .exceptions import ConvergenceWarning
-from .frequentist._design import (
+from ..bayes._pool import fit_pool
+from ..bayes._pool_model import basis, pool_u
+from ..empirical import average_precision_score
+from ..exceptions import ConvergenceWarning
+from ..frequentist._design import (
     SELECTION_STRATEGIES,
     _check_scores,
     check_selection,
@@ -236,7 +236,7 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
     --------
     >>> import numpy as np
     >>> from bayes_prc.pool import select_labels
-    >>> from bayes_prc._pool_plan import plan_labels
+    >>> from bayes_prc.pool._plan import plan_labels
     >>> rng = np.random.default_rng(0)
     >>> y = rng.random(20_000) < 0.02
     >>> s = rng.normal(size=y.size) + 2.5 * y
@@ -345,7 +345,7 @@ def budget_for_width(plan, target_width, *, column="ap_width"):
     Examples
     --------
     >>> import pandas as pd
-    >>> from bayes_prc._pool_plan import budget_for_width
+    >>> from bayes_prc.pool._plan import budget_for_width
     >>> plan = pd.DataFrame({"ap_width": [0.4, 0.2]}, index=pd.Index([100, 400], name="budget"))
     >>> budget_for_width(plan, 0.2), budget_for_width(plan, 0.1) is None
     (400, True)
