@@ -50,9 +50,7 @@ LAYERS = {
     "_dispatch": 5,
     "plotting": 6,
     "_report": 6,
-    "_cli_io": 6,
     "cli": 6,
-    "_cli_pool": 6,
 }
 TOP = 7  # the package face bayes_prc/__init__.py
 
