@@ -139,7 +139,7 @@ def test_mixture_negatives_roc_auc_and_tpr_against_quadrature():
     auc = integrate.quad(lambda t: f0(t) * s1(t), -np.inf, np.inf, epsabs=1e-13)[0]
     assert float(m.roc_auc()) == pytest.approx(auc, abs=1e-9)
     for fpr in (1e-4, 0.05, 0.5):
-        t = optimize.brentq(lambda x: s0(x) - fpr, -20, 20, xtol=1e-14)
+        t = optimize.brentq(lambda x, fpr=fpr: s0(x) - fpr, -20, 20, xtol=1e-14)
         assert float(m.tpr_at_fpr(fpr)) == pytest.approx(s1(t), abs=1e-9)
 
 
