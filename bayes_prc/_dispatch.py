@@ -2,7 +2,7 @@
 
 ``bayes_prc.precision_recall_curve``, ``average_precision_score``, ``auc_pr`` and
 ``fit_binormal`` are these faces. Each looks at the types of ``y_true`` and ``y_score``
-(:func:`bayes_prc._validation._is_dask`, which never imports dask): dask collections and
+(:func:`bayes_prc._core.is_dask`, which never imports dask): dask collections and
 dask-backed xarray objects go to the lazy, parallel entry points of
 :mod:`bayes_prc.scale` (imported only then); anything else goes to the in-memory core,
 :mod:`bayes_prc.empirical` or :func:`bayes_prc.bayes.fit_binormal`. The faces carry the
@@ -27,14 +27,14 @@ import functools
 import inspect
 
 from . import empirical
-from ._validation import _is_dask
+from ._core import is_dask
 
 # fit_binormal: built by the module __getattr__ below
 __all__ = ["auc_pr", "average_precision_score", "fit_binormal", "precision_recall_curve"]  # noqa: F822
 
 
 def _any_dask(y_true, y_score):
-    return _is_dask(y_true) or _is_dask(y_score)
+    return is_dask(y_true) or is_dask(y_score)
 
 
 @functools.wraps(empirical.precision_recall_curve)

@@ -45,8 +45,8 @@ import numpy as np
 import xarray as xr
 from scipy import stats
 
-from ._transforms import transform_scores
-from ._validation import check_int, check_random_state
+from ._core import check_int, check_random_state
+from ._core.transforms import transform_scores
 from .bayes._score_model_fit import ScoreModelFit
 from .bayes._score_models import SCORE_MODELS, fit_score_model
 from .empirical import as_ranked

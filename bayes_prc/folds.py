@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_choice, check_probability
+from ._core import check_choice, check_probability
 from .empirical import Ranked, _pr_from_counts, as_ranked, roc_auc_score
 from .frequentist._bands import _recall_targets
 from .frequentist._results import IntervalResult, _frozen

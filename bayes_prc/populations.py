@@ -53,7 +53,7 @@ import numpy as np
 from scipy import integrate, stats
 from scipy.special import expit
 
-from ._validation import check_random_state
+from ._core import check_random_state
 
 __all__ = ["Population", "population", "POPULATIONS", "DEFAULT_PREVALENCE"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_binary_target, check_random_state, check_sample_weight
+from ._core import check_binary_target, check_random_state, check_sample_weight
 
 __all__ = ["prevalence_weights", "deployment_prevalence"]
 

@@ -18,11 +18,17 @@ import warnings
 
 import numpy as np
 
-from ._validation import _check_bool, check_choice, check_int, check_probability
+from ._core import (
+    Progress,
+    check_bool,
+    check_choice,
+    check_int,
+    check_probability,
+    check_progressbar,
+)
 from .binormal import Binormal
 from .empirical import AUC_PR_ESTIMATORS, as_ranked, auc_pr
 from .frequentist import AP_INTERVAL_METHODS, ap_interval
-from .frequentist._resample import _check_progressbar, _Progress
 
 __all__ = ["coverage_study"]
 
@@ -168,8 +174,8 @@ def coverage_study(
     level = check_probability(confidence_level)
     target = check_choice(target, "target", TARGETS)
     n_resamples = check_int(n_resamples, "n_resamples")
-    progressbar = _check_progressbar(progressbar)
-    _check_bool(keep_intervals, "keep_intervals")
+    progressbar = check_progressbar(progressbar)
+    check_bool(keep_intervals, "keep_intervals")
     root = _root_seed(random_seed)
 
     n_m = len(methods)
@@ -177,7 +183,7 @@ def coverage_study(
     high = np.full((n_m, n_rep), np.nan)
     estimates = np.full(n_rep, np.nan)
     n_positives = np.zeros(n_rep, dtype=np.int64)
-    progress = _Progress(n_rep, "coverage_study", progressbar)
+    progress = Progress(n_rep, "coverage_study", progressbar)
     try:
         for r, rep_seed in enumerate(root.spawn(n_rep)):
             data_seed, *method_seeds = rep_seed.spawn(1 + len(AP_INTERVAL_METHODS))

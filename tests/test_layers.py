@@ -1,15 +1,20 @@
 """The package's layers, read from the source (AST) and checked in a fresh interpreter.
 
 Layers, bottom to top (README, "What is here"); a module imports only its own layer or
-lower ones, lazily (inside a function) or not:
+lower ones, lazily (inside a function) or not. A layer is a set of top-level folders (and
+the few top-level modules):
 
-0 foundation  exceptions, _validation, _transforms, _version, datasets
-1 empirical   empirical/ (numpy only)
-2 core        models/, frequentist/ and the public paths binormal, intervals, bootstrap
-3 bayes       bayes/ (the only layer importing PyMC)
-4 workflows   compare, paired, criticism, prevalence, simulate, populations
-5 scale       scale/ (the dask adapter) and _dispatch (the faces routing dask input)
-6 presentation plotting/, _report/, cli, _cli_io
+0 foundation   _core/ (validation, transforms, progress), exceptions, _version, datasets/
+1 empirical    empirical/ (numpy only)
+2 core         models/, frequentist/ and the public paths binormal, intervals, bootstrap
+3 bayes        bayes/ (the only layer importing PyMC)
+4 workflows    compare/, paired/, pool/, criticism, prevalence, simulate, populations, folds
+5 scale        scale/ (the dask adapter) and _dispatch (the faces routing dask input)
+6 presentation plotting/, _report/, cli/
+
+The tree itself is checked too (issue 26): at most 12 modules directly under bayes_prc/,
+none a private satellite of a concept, and no module imports a private name or a private
+module of another package.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -26,39 +32,16 @@ ROOT = Path(__file__).resolve().parents[1] / "bayes_prc"
 # (cohesion over line counts: a concept is never split to fit a number; issue 26)
 MAX_LINES = 1000
 
-LAYERS = {
-    "exceptions": 0,
-    "_validation": 0,
-    "_transforms": 0,
-    "_version": 0,
-    "datasets": 0,
-    "empirical": 1,
-    "models": 2,
-    "frequentist": 2,
-    "binormal": 2,
-    "intervals": 2,
-    "bootstrap": 2,
-    "bayes": 3,
-    "compare": 4,
-    "_compare_auc": 4,
-    "paired": 4,
-    "_paired_tests": 4,
-    "criticism": 4,
-    "prevalence": 4,
-    "simulate": 4,
-    "populations": 4,
-    "folds": 4,
-    "pool": 4,
-    "_pool_plan": 4,
-    "_pool_compare": 4,
-    "scale": 5,
-    "_dispatch": 5,
-    "plotting": 6,
-    "_report": 6,
-    "_cli_io": 6,
-    "cli": 6,
-    "_cli_pool": 6,
+LAYER_NAMES = {
+    0: ("_core", "exceptions", "_version", "datasets"),
+    1: ("empirical",),
+    2: ("models", "frequentist", "binormal", "intervals", "bootstrap"),
+    3: ("bayes",),
+    4: ("compare", "paired", "pool", "criticism", "prevalence", "simulate", "populations", "folds"),
+    5: ("scale", "_dispatch"),
+    6: ("plotting", "_report", "cli"),
 }
+LAYERS = {name: layer for layer, names in LAYER_NAMES.items() for name in names}
 TOP = 7  # the package face bayes_prc/__init__.py
 
 # third-party packages a layer may not import (lazily or not)
@@ -186,8 +169,10 @@ def test_no_import_cycle():
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_module_size(module):
+    """A soft limit: a module past MAX_LINES is worth a second look (a warning, not a failure)."""
     n = len(MODULES[module].read_text().splitlines())
-    assert n <= MAX_LINES, f"{MODULES[module]} has {n} lines (at most {MAX_LINES})"
+    if n > MAX_LINES:
+        warnings.warn(f"{MODULES[module]} has {n} lines (soft limit {MAX_LINES})", stacklevel=1)
 
 
 def test_only_bayes_imports_pymc():
@@ -218,3 +203,133 @@ def test_layer_checker_sees_an_upward_import(tmp_path):
     base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
     target = ".".join(base + [node.module])
     assert target == "bayes_prc.plotting" and _layer(target) > _layer("bayes_prc.frequentist._ap")
+
+
+# --------------------------------------------------------------------------------------
+# the tree (issue 26)
+# --------------------------------------------------------------------------------------
+MAX_TOP_MODULES = 12
+SATELLITES = ("_pool_", "_paired_", "_cli_", "_compare_")
+
+
+def test_top_level_is_small_and_has_no_satellites():
+    top = sorted(p.name for p in ROOT.glob("*.py"))
+    assert len(top) <= MAX_TOP_MODULES, f"{len(top)} modules under bayes_prc/: {top}"
+    satellites = [name for name in top if name.startswith(SATELLITES)]
+    assert not satellites, f"move these into their concept's package: {satellites}"
+    for name in LAYERS:  # every layer name is a top-level module or package
+        assert (ROOT / f"{name}.py").is_file() or (ROOT / name / "__init__.py").is_file(), name
+
+
+def _private(name):
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _package(module):
+    """The top-level folder (or module) of bayes_prc a module belongs to."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def cross_package_private_imports():
+    """``module <- target`` of every import of a private name or through a private module of
+    another package (``from ..frequentist._design import x``, ``from ..empirical import _y``);
+    within one package private names and modules are fine."""
+    found = []
+    for module, path in MODULES.items():
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "bayes_prc":
+                continue
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                full = sub if sub in MODULES else target
+                if _package(full) in ("", _package(module)):
+                    continue
+                through = [c for c in full.split(".")[2:] if _private(c)]
+                if through or (full == target and _private(alias.name)):
+                    found.append(f"{module} <- {target}")
+                    break
+    return found
+
+
+# imports still to clean up (issue 26); this list may only shrink
+KNOWN_PRIVATE_IMPORTS = {
+    "bayes_prc._dispatch <- bayes_prc.bayes._fit",
+    "bayes_prc._dispatch <- bayes_prc.scale",
+    "bayes_prc._report._compute <- bayes_prc.compare",
+    "bayes_prc._report._compute <- bayes_prc.compare._auc",
+    "bayes_prc._report._pool <- bayes_prc.bayes._pool",
+    "bayes_prc._report._pool <- bayes_prc.frequentist._design",
+    "bayes_prc._report._pool <- bayes_prc.frequentist._design_estimates",
+    "bayes_prc._report._pool <- bayes_prc.pool._plan",
+    "bayes_prc.bayes._common <- bayes_prc.frequentist._bands",
+    "bayes_prc.bayes._flexible <- bayes_prc.models._common",
+    "bayes_prc.bayes._pool <- bayes_prc.frequentist._design",
+    "bayes_prc.bayes._summaries <- bayes_prc.frequentist._aggregate",
+    "bayes_prc.bootstrap <- bayes_prc.frequentist._engine",
+    "bayes_prc.bootstrap <- bayes_prc.frequentist._jackknife",
+    "bayes_prc.bootstrap <- bayes_prc.frequentist._resample",
+    "bayes_prc.cli <- bayes_prc.scale._binned",
+    "bayes_prc.cli <- bayes_prc.scale._blocks",
+    "bayes_prc.cli <- bayes_prc.scale._options",
+    "bayes_prc.cli._pool <- bayes_prc._report._pool",
+    "bayes_prc.cli._pool <- bayes_prc.frequentist._design",
+    "bayes_prc.compare <- bayes_prc.empirical",
+    "bayes_prc.criticism <- bayes_prc.bayes._posterior",
+    "bayes_prc.criticism <- bayes_prc.bayes._score_model_fit",
+    "bayes_prc.criticism <- bayes_prc.bayes._score_models",
+    "bayes_prc.folds <- bayes_prc.empirical",
+    "bayes_prc.folds <- bayes_prc.frequentist._bands",
+    "bayes_prc.folds <- bayes_prc.frequentist._results",
+    "bayes_prc.frequentist._ap <- bayes_prc.empirical",
+    "bayes_prc.frequentist._engine <- bayes_prc.empirical",
+    "bayes_prc.frequentist._jackknife <- bayes_prc.empirical",
+    "bayes_prc.intervals <- bayes_prc.frequentist._proportion",
+    "bayes_prc.intervals <- bayes_prc.frequentist._results",
+    "bayes_prc.paired <- bayes_prc.bayes._paired",
+    "bayes_prc.paired <- bayes_prc.frequentist._engine",
+    "bayes_prc.paired <- bayes_prc.pool._compare",
+    "bayes_prc.paired._tests <- bayes_prc.frequentist._paired_tests",
+    "bayes_prc.paired._tests <- bayes_prc.frequentist._roc_auc",
+    "bayes_prc.pool <- bayes_prc.bayes._pool",
+    "bayes_prc.pool <- bayes_prc.bayes._pool_model",
+    "bayes_prc.pool <- bayes_prc.frequentist._design",
+    "bayes_prc.pool <- bayes_prc.frequentist._design_estimates",
+    "bayes_prc.pool._compare <- bayes_prc.frequentist._design",
+    "bayes_prc.pool._compare <- bayes_prc.frequentist._design_estimates",
+    "bayes_prc.pool._compare <- bayes_prc.frequentist._results",
+    "bayes_prc.pool._plan <- bayes_prc.bayes._pool",
+    "bayes_prc.pool._plan <- bayes_prc.bayes._pool_model",
+    "bayes_prc.pool._plan <- bayes_prc.frequentist._design",
+    "bayes_prc.scale._binned <- bayes_prc.empirical",
+    "bayes_prc.scale._faces <- bayes_prc.bayes._fit",
+    "bayes_prc.scale._faces <- bayes_prc.bayes._priors",
+    "bayes_prc.scale._stats <- bayes_prc.bayes._priors",
+}
+
+
+def test_no_new_cross_package_private_import():
+    found = cross_package_private_imports()
+    new = sorted(set(found) - set(KNOWN_PRIVATE_IMPORTS))
+    assert not new, (
+        "import another package's public names (its __init__), not its private names or "
+        f"modules: {new}"
+    )
+
+
+def test_private_import_checker_sees_one():
+    src = "from ..frequentist._design import select_labels\n"
+    (node,) = [n for n in ast.walk(ast.parse(src)) if isinstance(n, ast.ImportFrom)]
+    package = "bayes_prc.pool"
+    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+    target = ".".join(base + [node.module])
+    assert _package(target) != _package("bayes_prc.pool._plan")
+    assert any(_private(c) for c in target.split(".")[2:])

@@ -1,7 +1,7 @@
 """Each public call validates the user's data once and passes the prepared object down.
 
 The count is taken on the code object of the label check every validation path runs
-(`bayes_prc._validation.check_binary_target`), with `sys.monitoring`, so it sees calls
+(`bayes_prc._core.validation.check_binary_target`), with `sys.monitoring`, so it sees calls
 however the function was imported.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import bayes_prc as bp
-from bayes_prc import _validation
+from bayes_prc._core import validation as _validation
 from bayes_prc._report import build_report
 
 TOOL = sys.monitoring.PROFILER_ID

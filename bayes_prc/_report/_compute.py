@@ -13,8 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._compare_auc import _AUC_FREQUENTIST
-from .._validation import check_random_state
+from .._core import check_random_state
 from ..compare import (
     _fit,
     compare_bands,
@@ -22,6 +21,7 @@ from ..compare import (
     compare_operating_point,
     recommend_band,
 )
+from ..compare._auc import _AUC_FREQUENTIST
 from ..criticism import compare_score_models, fit_score_models, score_ppc
 from ..empirical import Ranked, as_ranked, average_precision_score, precision_recall_curve
 from ..frequentist import bootstrap_pr_band

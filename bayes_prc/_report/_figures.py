@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from ..frequentist._resample import _Progress
+from .._core import Progress
 from ..plotting import (
     APForestDisplay,
     PRCurveDisplay,
@@ -63,7 +63,7 @@ def report_figures(d, ci_prob, progressbar=False):
     post, r = d.posterior, d.data
     figs = {}
     n_figs = 5 + (post.model_type == "parametric") + (d.loo_table is not None)
-    progress = _Progress(n_figs, "figures", progressbar)
+    progress = Progress(n_figs, "figures", progressbar)
     try:
         return _draw_all(d, ci_prob, post, r, figs, progress)
     finally:

@@ -1,7 +1,7 @@
 """Pieces shared by the Bayesian models: the recall grid, MCMC diagnostics, curve summaries.
 
-The score transforms (logit, probit) are in :mod:`bayes_prc._transforms`, the generic
-argument checks (integers, choices, probabilities) in :mod:`bayes_prc._validation`.
+The score transforms (logit, probit) are in :mod:`bayes_prc._core.transforms`, the generic
+argument checks (integers, choices, probabilities) in :mod:`bayes_prc._core.validation`.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._transforms import check_transform, location_scale, transform_scores
-from .._validation import _is_dask, check_choice, check_int, check_probability, check_random_state
+from .._core import check_choice, check_int, check_probability, check_random_state, is_dask
+from .._core.transforms import check_transform, location_scale, transform_scores
 from ..empirical import as_ranked
 from ._fitcheck import normality_p_values
 from ._ordinal import RANK_MODELS, ordinal_categories
@@ -323,7 +323,7 @@ def _prepare_rank_data(
     _check_fit_options(transform, method, draws, chains, ci_prob, None)
     if n_categories is not None:
         check_int(n_categories, "n_categories", minimum=2)
-    if _is_dask(y_true) or _is_dask(y_score):
+    if is_dask(y_true) or is_dask(y_score):
         raise ValueError(
             f"model='{model}' needs in-memory arrays (it sorts the scores); "
             "compute them first or use model='parametric' for one-pass dask statistics"

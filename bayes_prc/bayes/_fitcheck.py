@@ -60,7 +60,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .._validation import check_int, check_random_state
+from .._core import check_int, check_random_state
 from ._ordinal import category_log_probs
 from ._semiparametric import profile_mle
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, log_expit, logit
 
-from .._validation import check_positive_number
+from .._core import check_positive_number
 from ..models import BinormalFBetaResult, golden_max
 
 __all__ = ["FlexibleOperatingPoints"]

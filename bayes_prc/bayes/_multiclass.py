@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._validation import (
+from .._core import (
     as_array,
     check_finite_scores,
     check_probability,

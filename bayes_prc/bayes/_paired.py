@@ -71,7 +71,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .._transforms import location_scale, transform_scores
+from .._core.transforms import location_scale, transform_scores
 from ..binormal import Binormal
 from ._common import convergence_diagnostics, warn_if_unreliable
 from ._model import sample_nuts

@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._transforms import forward, inverse
-from .._validation import check_choice, check_probability, check_random_state
+from .._core import check_choice, check_probability, check_random_state
+from .._core.transforms import forward, inverse
 from ._common import check_unit_grid, convergence_diagnostics, warn_if_unreliable
 from ._idata import (
     binormal_idata,

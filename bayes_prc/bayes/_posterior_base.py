@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 import xarray as xr
 
-from .._validation import check_probability
+from .._core import check_probability
 from ._common import add_curve_summaries, cap_summary_ess, check_unit_grid
 from ._idata import SAMPLE_DIMS
 from ._summaries import pr_band

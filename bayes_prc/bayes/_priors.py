@@ -26,7 +26,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from .._validation import check_int
+from .._core import check_int
 
 __all__ = ["BinormalPriors", "ClassStats", "sufficient_statistics", "sample_exact_posterior"]
 

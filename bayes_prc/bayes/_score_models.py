@@ -21,7 +21,7 @@ import math
 import numpy as np
 import xarray as xr
 
-from .._transforms import location_scale, log_jacobian, transform_scores
+from .._core.transforms import location_scale, log_jacobian, transform_scores
 from . import _compiled
 from ._common import warn_if_unreliable
 from ._score_model_fit import ScoreModelFit

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._transforms import transform_scores
-from .._validation import check_choice, check_int, check_probability, check_random_state
+from .._core import check_choice, check_int, check_probability, check_random_state
+from .._core.transforms import transform_scores
 from ..binormal import Binormal
 from ..empirical import Ranked, as_ranked
 from ..models import NormalMixtureScoreModel

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import (
-    _warn_at_caller,
+from .._core import (
     as_array,
     check_1d,
     type_of_target,
     unique_labels,
+    warn_at_caller,
 )
 from ..exceptions import UndefinedMetricWarning
 from ._counting import positive_rank_counts
@@ -48,7 +48,7 @@ def _average_precision(r):
     if r.sample_weight is None:
         tp_at, fp_at, n_at = positive_rank_counts(r.is_pos, r.y_score)
         if tp_at.shape[0] == 0:
-            _warn_at_caller(
+            warn_at_caller(
                 "No positive class found in y_true, recall is set to one for all thresholds.",
                 UndefinedMetricWarning,
             )
@@ -282,7 +282,7 @@ def _auc_pr(r, estimator):
         return _average_precision(r)
     fps, tps, thr = r.counts
     if tps.shape[0] == 0 or tps[-1] == 0:
-        _warn_at_caller(
+        warn_at_caller(
             "No positive class found in y_true; the area under the PR curve is 0.",
             UndefinedMetricWarning,
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import _check_bool, _warn_at_caller
+from .._core import check_bool, warn_at_caller
 from ..exceptions import UndefinedMetricWarning
 from ._ranked import as_ranked
 
@@ -37,7 +37,7 @@ def _pr_from_counts(fps, tps, thresholds, drop_intermediate=False, warn=True):
     precision[m] = 1.0
     if m == 0 or tps[-1] == 0:
         if warn:
-            _warn_at_caller(
+            warn_at_caller(
                 "No positive class found in y_true, recall is set to one for all thresholds.",
                 UndefinedMetricWarning,
             )
@@ -99,7 +99,7 @@ def precision_recall_curve(
     >>> p.round(3).tolist(), r.tolist(), t.tolist()
     ([0.5, 0.667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
-    _check_bool(drop_intermediate, "drop_intermediate")
+    check_bool(drop_intermediate, "drop_intermediate")
     r = as_ranked(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     return _pr_from_counts(*r.counts, drop_intermediate)
 
@@ -113,7 +113,7 @@ def _roc_from_counts(fps, tps, thresholds, drop_intermediate):
     fps = np.concatenate(([0.0], fps))
     thresholds = np.concatenate(([np.inf], thresholds.astype(np.float64)))
     if fps[-1] <= 0:
-        _warn_at_caller(
+        warn_at_caller(
             "No negative samples in y_true, false positive value should be meaningless",
             UndefinedMetricWarning,
         )
@@ -121,7 +121,7 @@ def _roc_from_counts(fps, tps, thresholds, drop_intermediate):
     else:
         fpr = fps / fps[-1]
     if tps[-1] <= 0:
-        _warn_at_caller(
+        warn_at_caller(
             "No positive samples in y_true, true positive value should be meaningless",
             UndefinedMetricWarning,
         )
@@ -155,7 +155,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     >>> fpr.tolist(), tpr.tolist()
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
-    _check_bool(drop_intermediate, "drop_intermediate")
+    check_bool(drop_intermediate, "drop_intermediate")
     r = as_ranked(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     return _roc_from_counts(*r.counts, drop_intermediate)
 
@@ -167,7 +167,7 @@ def _binary_roc_auc(r, max_fpr=None):
     returns NaN; ``max_fpr`` below 1 gives the standardized partial AUC (McClish 1989).
     """
     if not 0 < r.n_pos < r.n_samples:
-        _warn_at_caller(
+        warn_at_caller(
             "Only one class is present in y_true. ROC AUC score is not defined in that case.",
             UndefinedMetricWarning,
         )

@@ -15,8 +15,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .._validation import (
-    _warn_at_caller,
+from .._core import (
     as_array,
     check_1d,
     check_choice,
@@ -25,6 +24,7 @@ from .._validation import (
     check_sample_weight,
     type_of_target,
     unique_labels,
+    warn_at_caller,
 )
 from ..exceptions import UndefinedMetricWarning
 from ._curves import _binary_roc_auc
@@ -148,7 +148,7 @@ def _ovo_auc(codes, s2, average):
     """
     present = unique_labels(codes)
     if present.size < 2:
-        _warn_at_caller(
+        warn_at_caller(
             "Only one class is present in y_true. ROC AUC score is not defined in that case.",
             UndefinedMetricWarning,
         )

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import _warn_at_caller, check_binary_target, check_sample_weight
+from .._core import check_binary_target, check_sample_weight, warn_at_caller
 from ..exceptions import UndefinedMetricWarning
 from ._ranked import Ranked, as_ranked
 
@@ -160,7 +160,7 @@ def recall_at_precision(y_true, y_score, min_precision, *, pos_label=None, sampl
     precision, recall, thr = _curve_arrays(r)
     ok = np.flatnonzero(precision >= min_precision)
     if ok.size == 0:
-        _warn_at_caller(
+        warn_at_caller(
             f"no threshold reaches precision >= {min_precision}; the best is "
             f"{precision.max():.4g}. Returning recall 0 at threshold +inf.",
             UndefinedMetricWarning,

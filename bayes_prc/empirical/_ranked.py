@@ -15,7 +15,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .._validation import validate_binary_inputs
+from .._core import validate_binary_inputs
 from ._counting import binary_clf_counts, stable_descending_order
 
 __all__ = ["Ranked", "as_ranked"]

@@ -8,13 +8,19 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from .._validation import check_choice, check_int, check_probability, check_random_state
+from .._core import (
+    check_choice,
+    check_int,
+    check_probability,
+    check_progressbar,
+    check_random_state,
+)
 from ..empirical import AUC_PR_ESTIMATORS, _auc_pr_validated, as_ranked, auc_pr
 from ..exceptions import UndefinedMetricWarning
 from ._engine import _Bins, _prepare, _replicates
 from ._jackknife import _jackknife_strata, bca_interval, percentile_interval
 from ._proportion import logit_interval, wald_interval
-from ._resample import DEFAULT_MEMORY_BUDGET, _block_size, _check_progressbar
+from ._resample import DEFAULT_MEMORY_BUDGET, _block_size
 from ._results import IntervalResult, _frozen
 
 __all__ = ["AP_INTERVAL_METHODS", "APInterval", "ap_interval"]
@@ -255,7 +261,7 @@ def ap_interval(
     level = check_probability(confidence_level)
     n_resamples = check_int(n_resamples, "n_resamples")
     n_folds = check_int(n_folds, "n_folds", 2)
-    progressbar = _check_progressbar(progressbar)
+    progressbar = check_progressbar(progressbar)
     if not isinstance(stratified, (bool, np.bool_)):
         raise ValueError(f"`stratified` must be True or False; got {stratified!r}")
     if not stratified and method not in ("bootstrap", "bca"):

@@ -10,10 +10,17 @@ import numbers
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_probability, check_random_state
+from .._core import (
+    Progress,
+    check_choice,
+    check_int,
+    check_probability,
+    check_progressbar,
+    check_random_state,
+)
 from ._aggregate import coarsen, count_blocks, use_counts
 from ._engine import _binned_blocks, _Bins, _prepare
-from ._resample import DEFAULT_MEMORY_BUDGET, _block_size, _check_progressbar, _Progress
+from ._resample import DEFAULT_MEMORY_BUDGET, _block_size
 from ._supt import binomial_se_floor, corrected_logit, sup_t_band
 
 __all__ = ["bootstrap_pr_band", "simultaneous_band"]
@@ -359,14 +366,14 @@ def bootstrap_pr_band(
     draw = "stratified" if stratified else "unstratified"
     n_resamples = check_int(n_resamples, "n_resamples")
     level = check_probability(confidence_level)
-    progressbar = _check_progressbar(progressbar)
+    progressbar = check_progressbar(progressbar)
     bins = _Bins(_prepare(y_true, y_score, pos_label))
     if bins.n_pos == 0:
         raise ValueError("`y_true` has no positive sample; recall is undefined")
     points = _check_grid(grid_points, grid, bins.ranked.y_score)
     rng = check_random_state(random_seed)
     alpha = (1.0 - level) / 2.0
-    progress = _Progress(n_resamples, "bootstrap_pr_band", progressbar)
+    progress = Progress(n_resamples, "bootstrap_pr_band", progressbar)
     if kind == "simultaneous_t" and grid != "recall":
         raise ValueError(
             f'`kind="simultaneous_t"` needs `grid="recall"` (it reads the counts TP, FP '

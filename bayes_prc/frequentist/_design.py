@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
+from .._core import (
     check_1d,
     check_binary_target,
     check_choice,

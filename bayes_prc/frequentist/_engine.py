@@ -12,7 +12,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_random_state
+from .._core import Progress, check_choice, check_int, check_progressbar, check_random_state
 from ..empirical import AUC_PR_ESTIMATORS, _auc_pr_validated, as_ranked
 from ._aggregate import coarsen, count_blocks, use_counts
 from ._resample import (
@@ -20,9 +20,7 @@ from ._resample import (
     DEFAULT_MEMORY_BUDGET,
     _block_size,
     _check_budget,
-    _check_progressbar,
     _draw_blocks,
-    _Progress,
 )
 
 __all__ = ["average_precision_replicates", "bootstrap_replicates"]
@@ -218,7 +216,7 @@ def _replicates(bins, estimator, n_resamples, kind, rng, block, progressbar, lab
     """
     _require_positive(bins)
     out = np.empty(n_resamples)
-    progress = _Progress(n_resamples, label, progressbar)
+    progress = Progress(n_resamples, label, progressbar)
     try:
         if estimator == "average_precision":
             k = bins.n_groups
@@ -274,7 +272,7 @@ def _paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall=None):
     """
     bins = (_Bins(ranked_a), _Bins(ranked_b))
     out = np.empty((2 if recall is None else 4, n_resamples))
-    progress = _Progress(n_resamples, "paired", False)
+    progress = Progress(n_resamples, "paired", False)
     start = 0
     for blocks in _binned_blocks(
         bins[0], [b.spec for b in bins], n_resamples, rng, kind, 1, progress
@@ -376,7 +374,7 @@ def bootstrap_replicates(
     n_resamples = check_int(n_resamples, "n_resamples")
     kind = check_choice(kind, "kind", BOOTSTRAP_KINDS)
     memory_budget = _check_budget(memory_budget)
-    progressbar = _check_progressbar(progressbar)
+    progressbar = check_progressbar(progressbar)
     bins = _Bins(_prepare(y_true, y_score, pos_label))
     rng = check_random_state(random_seed)
     block = _block_size(bins.n, memory_budget)

@@ -17,7 +17,7 @@ from collections import namedtuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from .._validation import check_choice, check_probability
+from .._core import check_choice, check_probability
 from ..empirical import AUC_PR_ESTIMATORS, _auc_pr_validated
 from ._engine import _Bins, _prepare, _require_positive
 

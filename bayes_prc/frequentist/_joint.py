@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import interpolate, special, stats
 
-from .._validation import (
-    _warn_at_caller,
+from .._core import (
     check_choice,
     check_int,
     check_probability,
     check_random_state,
+    warn_at_caller,
 )
 from ..exceptions import UndefinedMetricWarning
 from ._engine import _prepare
@@ -260,7 +260,7 @@ def _region(counts, threshold, method, level, grid_size):
     est = (tp / (tp + fp), tp / (tp + fn))
     kernel = _profile_statistic if method == "profile" else _normal_statistic
     if method == "normal" and (est[0] in (0.0, 1.0) or est[1] in (0.0, 1.0)):
-        _warn_at_caller(
+        warn_at_caller(
             f"at threshold {threshold!r} the estimate (precision, recall) = {est} is on the "
             "edge of [0, 1]: the normal ellipse is degenerate (a segment or a point); "
             "use method='profile'",

@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from .._validation import (
-    _warn_at_caller,
+from .._core import (
     check_choice,
     check_int,
     check_probability,
     check_random_state,
+    warn_at_caller,
 )
 from ..empirical import as_ranked, precision_at_k
 from ..exceptions import UndefinedMetricWarning
@@ -173,7 +173,7 @@ def _resolve_method(method, metric, weighted):
 
 
 def _warn_undefined(what, result_range):
-    _warn_at_caller(
+    warn_at_caller(
         f"{what}; the estimate is NaN and the interval the whole range {list(result_range)}",
         UndefinedMetricWarning,
     )
@@ -372,7 +372,7 @@ def operating_point_interval(
         draws = metric_value(metric, weighted_cell_replicates(rng, cell, w, n_resamples, block))
     finite = draws[np.isfinite(draws)]
     if finite.shape[0] < draws.shape[0]:
-        _warn_at_caller(
+        warn_at_caller(
             f"{metric} is undefined (0/0) in {draws.shape[0] - finite.shape[0]} of "
             f"{draws.shape[0]} {method} draws; they are left out of the interval",
             UndefinedMetricWarning,

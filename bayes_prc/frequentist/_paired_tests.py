@@ -32,7 +32,7 @@ import numpy as np
 from scipy import stats
 from scipy.stats import rankdata
 
-from .._validation import (
+from .._core import (
     check_1d,
     check_binary_target,
     check_consistent_length,

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._validation import check_choice, check_probability
+from .._core import check_choice, check_probability
 from ._proportion_kernels import (
     _clopper_pearson,
     _jeffreys,

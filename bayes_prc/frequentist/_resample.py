@@ -1,4 +1,4 @@
-"""Random draws of the bootstrap engine, its memory blocks and its progress line.
+"""Random draws of the bootstrap engine and its memory blocks.
 
 The single place where the engine consumes a random stream: :func:`_draw_blocks` draws
 a block of replicates at a time, in the fixed order described in
@@ -9,12 +9,10 @@ and :func:`dirichlet_weights` replay these draws as explicit resamples or weight
 from __future__ import annotations
 
 import numbers
-import sys
-import time
 
 import numpy as np
 
-from .._validation import check_binary_target, check_int, check_random_state
+from .._core import check_binary_target, check_int, check_random_state
 
 __all__ = [
     "BOOTSTRAP_KINDS",
@@ -37,12 +35,6 @@ BOOTSTRAP_KINDS = ("stratified", "bayesian", "unstratified")
 BYTES_PER_ITEM = 128
 
 
-def _check_progressbar(progressbar):
-    if progressbar is not None and not isinstance(progressbar, (bool, np.bool_)):
-        raise ValueError(f"`progressbar` must be True, False or None; got {progressbar!r}")
-    return progressbar
-
-
 def _check_budget(memory_budget):
     ok = isinstance(memory_budget, numbers.Real) and not isinstance(memory_budget, bool)
     if not ok or not np.isfinite(memory_budget) or memory_budget <= 0:
@@ -50,47 +42,6 @@ def _check_budget(memory_budget):
             f"`memory_budget` must be a positive number of bytes; got {memory_budget!r}"
         )
     return float(memory_budget)
-
-
-# --------------------------------------------------------------------------------------
-# progress on stderr (no dependency)
-# --------------------------------------------------------------------------------------
-class _Progress:
-    """A one-line text progress indicator on stderr.
-
-    ``enabled=None`` means: on when stderr is a terminal. Updates are throttled to ten per
-    second; :meth:`close` ends the line.
-    """
-
-    def __init__(self, total, label, enabled):
-        if enabled is None:
-            isatty = getattr(sys.stderr, "isatty", None)
-            enabled = bool(isatty()) if callable(isatty) else False
-        self.enabled = bool(enabled) and total > 0
-        self.total = total
-        self.label = label
-        self._last = -np.inf
-        self._start = time.monotonic()
-
-    def update(self, done):
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if done < self.total and now - self._last < 0.1:
-            return
-        self._last = now
-        frac = done / self.total
-        bar = "#" * int(20 * frac)
-        sys.stderr.write(
-            f"\r{self.label}: {done}/{self.total} [{bar:<20}] {100 * frac:3.0f}% "
-            f"{now - self._start:.1f}s"
-        )
-        sys.stderr.flush()
-
-    def close(self):
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
 
 
 def _block_size(n, memory_budget):

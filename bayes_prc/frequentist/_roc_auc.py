@@ -38,19 +38,21 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.special import expit, logit, ndtr, ndtri
 
-from .._validation import (
-    _warn_at_caller,
+from .._core import (
+    Progress,
     check_choice,
     check_int,
     check_probability,
+    check_progressbar,
     check_random_state,
+    warn_at_caller,
 )
 from ..empirical import as_ranked
 from ..exceptions import UndefinedMetricWarning
 from ._aggregate import MAX_GROUPS, count_blocks, use_counts
 from ._engine import _binned_blocks, _Bins
 from ._jackknife import bca_interval, percentile_interval
-from ._resample import DEFAULT_MEMORY_BUDGET, _block_size, _check_progressbar, _Progress
+from ._resample import DEFAULT_MEMORY_BUDGET, _block_size
 from ._results import IntervalResult, _frozen
 
 __all__ = ["ROC_AUC_INTERVAL_METHODS", "ROCAUCInterval", "roc_auc_interval"]
@@ -233,7 +235,7 @@ def _bootstrap_aucs(ranked, n_resamples, rng, progressbar, estimate):
     levels, pos_level, neg_level = bins.threshold_bins
     spec = (pos_level, neg_level, levels.shape[0])
     block = _block_size(bins.n, DEFAULT_MEMORY_BUDGET)
-    progress = _Progress(n_resamples, "bootstrap", progressbar)
+    progress = Progress(n_resamples, "bootstrap", progressbar)
     out = np.empty(n_resamples)
     start = 0
     try:
@@ -284,7 +286,7 @@ def _binned_bootstrap_aucs(cp, cn, exact_auc, n_resamples, rng, progressbar):
     (``tests/frequentist/test_roc_auc_binned.py``).
     """
     shift = float(exact_auc - _auc_from_level_counts(cp[None, :], cn[None, :])[0])
-    progress = _Progress(n_resamples, "bootstrap", progressbar)
+    progress = Progress(n_resamples, "bootstrap", progressbar)
     out = np.empty(n_resamples)
     start = 0
     try:
@@ -440,7 +442,7 @@ def roc_auc_interval(
     method = check_choice(method, "method", ROC_AUC_INTERVAL_METHODS)
     level = check_probability(confidence_level)
     n_resamples = check_int(n_resamples, "n_resamples")
-    progressbar = _check_progressbar(progressbar)
+    progressbar = check_progressbar(progressbar)
     ranked = as_ranked(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     _check_roc_data(ranked, sample_weight, method)
     is_pos, score = ranked.is_pos, ranked.y_score
@@ -459,7 +461,7 @@ def roc_auc_interval(
         else:
             se = float(np.sqrt(max(_delong_covariance(comp.v10, comp.v01)[0, 0], 0.0)))
         if se == 0.0 or not 0.0 < estimate < 1.0:
-            _warn_at_caller(
+            warn_at_caller(
                 f"the {method} standard error is {se:.3g} at AUC {estimate:.3g} (perfectly "
                 "separated classes, or tied scores): the interval is the single point "
                 "`estimate`",
@@ -490,7 +492,7 @@ def roc_auc_interval(
                 sizes.append(size)
         bca = bca_interval(estimate, dist, strata, confidence_level=level, sizes=sizes)
         if not np.isfinite(bca.low):
-            _warn_at_caller(
+            warn_at_caller(
                 "the BCa interval is undefined: the estimate lies outside the range of the "
                 "bootstrap distribution (degenerate data); low and high are NaN",
                 UndefinedMetricWarning,

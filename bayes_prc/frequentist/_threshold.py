@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_probability, check_random_state
+from .._core import check_choice, check_int, check_probability, check_random_state
 from ..exceptions import UndefinedMetricWarning
 from ._engine import _prepare
 from ._jackknife import percentile_interval

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from .._validation import check_random_state
+from .._core import check_random_state
 from ._common import (
     _as_float_array,
     _as_scalar_or_array,

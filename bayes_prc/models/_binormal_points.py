@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import expit, log_expit, log_ndtr, logit, ndtr
 
-from .._validation import check_positive_number
+from .._core import check_positive_number
 from ._common import _as_scalar_or_array, _check_unit_interval, _expand, _logit_precision_u
 from ._search import first_index_geq, golden_max, search_grid, solve_crossing
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._transforms import location_scale
-from .._validation import (
+from .._core import (
     check_1d,
     check_consistent_length,
     check_finite_scores,
     check_random_state,
 )
+from .._core.transforms import location_scale
 from ._common import LOG_SQRT_2PI, _as_scalar_or_array, _expand, _sample_size
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_array
+from .._core import as_array
 
 __all__ = [
     "thin_curve",

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import (
-    _is_dask,
+from .._core import (
     check_1d,
     check_binary_target,
     check_consistent_length,
+    is_dask,
     unique_labels,
 )
 from ._options import _OPTIONS
@@ -66,7 +66,7 @@ class _Blocks:
 
 def _aligned(y_true, y_score):
     """Align the two inputs block by block (``y_score`` is rechunked like ``y_true``)."""
-    if not (_is_dask(y_true) or _is_dask(y_score)):
+    if not (is_dask(y_true) or is_dask(y_score)):
         y = check_1d(y_true, "y_true")
         s = check_1d(y_score, "y_score")
         check_consistent_length(y_true=y, y_score=s)
@@ -74,15 +74,15 @@ def _aligned(y_true, y_score):
         return _Blocks([(y, s)], False, int(s.shape[0]), s.dtype)
     dask = _import_dask()
     da = dask.array
-    if _is_dask(y_true):
+    if is_dask(y_true):
         y = _as_dask_array(y_true, "y_true")
-    if _is_dask(y_score):
+    if is_dask(y_score):
         s = _as_dask_array(y_score, "y_score")
-    if not _is_dask(y_true):
+    if not is_dask(y_true):
         if not _known(s.shape[0]):
             s = s.compute_chunk_sizes()
         y = da.from_array(_numpy_1d(y_true, "y_true", s.shape[0]), chunks=s.chunks)
-    if not _is_dask(y_score):
+    if not is_dask(y_score):
         if not _known(y.shape[0]):
             y = y.compute_chunk_sizes()
         s = da.from_array(_numpy_1d(y_score, "y_score", y.shape[0]), chunks=y.chunks)
@@ -166,7 +166,7 @@ def _compute_numpy(blocks, sample_weight=None):
     dask = _import_dask()
     ys, ss = zip(*blocks.pairs, strict=True)
     w = sample_weight
-    if _is_dask(w):
+    if is_dask(w):
         w = _as_dask_array(w, "sample_weight")
     y_parts, s_parts, w = dask.compute(list(ys), list(ss), w)
     return np.concatenate(y_parts), np.concatenate(s_parts), w

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import _check_bool, _warn_at_caller
+from .._core import check_bool, warn_at_caller
 from ..empirical import auc_pr, average_precision_score, precision_recall_curve
 from ._binned import BinnedCurveWarning, _binned, _check_bins, _interval_text, _up
 from ._blocks import (
@@ -34,7 +34,7 @@ def _dask_precision_recall_curve(
     y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=False
 ):
     """:func:`bayes_prc.precision_recall_curve` for dask input: exact, or binned."""
-    _check_bool(drop_intermediate, "drop_intermediate")
+    check_bool(drop_intermediate, "drop_intermediate")
     blocks = _aligned(y_true, y_score)
     if _exact_path(blocks):
         y, s, w = _compute_numpy(blocks, sample_weight)
@@ -44,7 +44,7 @@ def _dask_precision_recall_curve(
     _binned_only("precision_recall_curve", sample_weight, blocks.n)
     bins, grid = _check_bins(None, None)
     res = _binned(blocks, bins, grid, pos_label, drop_intermediate=drop_intermediate)
-    _warn_at_caller(
+    warn_at_caller(
         f"precision_recall_curve of {res.n_samples:,} items (> max_exact="
         f"{_OPTIONS['max_exact']:,}): the curve is given at {res.n_bins:,} thresholds, the "
         "lowest score of each score bin, instead of at every distinct score; each point "
@@ -55,7 +55,7 @@ def _dask_precision_recall_curve(
 
 
 def _warn_binned_ap(res, what):
-    _warn_at_caller(
+    warn_at_caller(
         f"{what} of {res.n_samples:,} items (> max_exact={_OPTIONS['max_exact']:,}) from "
         f"{res.n_bins:,} score bins: {res.average_precision:.6f}, within "
         f"{_up(res.ap_error_bound)} of the exact value (exact AP in "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import _check_bool
+from .._core import check_bool
 from ._blocks import _import_dask
 
 __all__ = ["read_parquet"]
@@ -45,7 +45,7 @@ def read_parquet(path, *, label, score, lengths=True, **kwargs):
     >>> y.shape, round(bp.average_precision_score(y, s), 4)
     ((4,), 0.8333)
     """
-    _check_bool(lengths, "lengths")
+    check_bool(lengths, "lengths")
     frame = _read_frame(path, label, score, kwargs)
     y_col, s_col = frame[label], frame[score]
     if not isinstance(y_col.dtype, np.dtype):  # string, categorical, nullable: as objects

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._transforms import check_transform, edge_eps, forward, warn_edges
+from .._core.transforms import check_transform, edge_eps, forward, warn_edges
 from ._blocks import (
     _aligned,
     _block_checks,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bayes_prc._validation import unique_labels
+from bayes_prc._core import unique_labels
 
 CASES = [
     [True, False],

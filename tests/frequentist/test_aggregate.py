@@ -10,6 +10,7 @@ import pytest
 
 import bayes_prc.frequentist._bands as bands_mod
 import bayes_prc.frequentist._engine as engine
+from bayes_prc._core import Progress
 from bayes_prc.binormal import Binormal
 from bayes_prc.bootstrap import bootstrap_replicates
 from bayes_prc.empirical import as_ranked
@@ -22,7 +23,6 @@ from bayes_prc.frequentist._aggregate import (
     multinomial_rows,
 )
 from bayes_prc.frequentist._engine import _ap_from_binned, _Bins
-from bayes_prc.frequentist._resample import _Progress
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_count_blocks_bayesian_equals_dirichlet_summed_per_bin():
     cp = np.array([3.0, 1.0, 0.0])
     cn = np.array([2.0, 0.0, 4.0])
     n = cp.sum() + cn.sum()
-    prog = _Progress(20_000, "t", False)
+    prog = Progress(20_000, "t", False)
     rp, rn = next(count_blocks(cp, cn, 20_000, np.random.default_rng(3), "bayesian", prog))
     w = np.concatenate([rp, rn], axis=1)
     np.testing.assert_allclose(w.sum(axis=1), 1.0, rtol=1e-12)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score, precision_recall_curve
 
+from bayes_prc._core import Progress
 from bayes_prc.binormal import Binormal
 from bayes_prc.bootstrap import (
     bootstrap_replicates,
@@ -21,7 +22,6 @@ from bayes_prc.bootstrap import (
 from bayes_prc.frequentist import ap_interval, bootstrap_pr_band
 from bayes_prc.frequentist._aggregate import count_blocks
 from bayes_prc.frequentist._bands import simultaneous_band
-from bayes_prc.frequentist._resample import _Progress
 
 
 def _sample(n=150, prevalence=0.2, seed=0):
@@ -164,7 +164,7 @@ def test_unstratified_per_bin_draws_are_one_joint_multinomial():
     cp = np.array([300.0, 200.0, 0.0])
     cn = np.array([500.0, 1000.0, 2000.0])
     rng = np.random.default_rng(0)
-    blocks = count_blocks(cp, cn, 4000, rng, "unstratified", _Progress(4000, "t", False))
+    blocks = count_blocks(cp, cn, 4000, rng, "unstratified", Progress(4000, "t", False))
     rp, rn = (np.concatenate(v) for v in zip(*blocks, strict=True))
     n, p = 4000.0, 500.0 / 4000.0
     np.testing.assert_array_equal(rp.sum(axis=1) + rn.sum(axis=1), n)

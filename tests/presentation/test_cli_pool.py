@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import bayes_prc as bp
-from bayes_prc._cli_pool import selection_from_columns
+from bayes_prc.cli._pool import selection_from_columns
 
 
 def run(*args, cwd=None):

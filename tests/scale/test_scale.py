@@ -22,7 +22,7 @@ distributed = pytest.importorskip("dask.distributed")
 
 import bayes_prc as bp  # noqa: E402
 from bayes_prc import UndefinedMetricWarning, scale  # noqa: E402
-from bayes_prc._validation import _is_dask  # noqa: E402
+from bayes_prc._core import is_dask  # noqa: E402
 from bayes_prc.bayes._priors import sufficient_statistics  # noqa: E402
 from bayes_prc.scale import BinnedCurveWarning, binned_pr_curve  # noqa: E402
 
@@ -67,11 +67,11 @@ def test_is_dask_is_cheap_and_exact():
 
     x = np.arange(4.0)
     for plain in (x, x.tolist(), pd.Series(x), xr.DataArray(x, dims="i"), 3.0, None):
-        assert not _is_dask(plain)
+        assert not is_dask(plain)
     dx = da.from_array(x, chunks=2)
-    assert _is_dask(dx)
-    assert _is_dask(xr.DataArray(dx, dims="i"))
-    assert _is_dask(dd.from_pandas(pd.Series(x), npartitions=2))
+    assert is_dask(dx)
+    assert is_dask(xr.DataArray(dx, dims="i"))
+    assert is_dask(dd.from_pandas(pd.Series(x), npartitions=2))
 
 
 # ------------------------------------------------------------------------- exact path
@@ -262,7 +262,7 @@ def test_class_statistics_equal_numpy(client, data):
 
 @pytest.mark.parametrize("transform", ["logit", "probit"])
 def test_class_statistics_with_transform_and_exact_0_1(client, data, transform):
-    from bayes_prc._transforms import transform_scores
+    from bayes_prc._core.transforms import transform_scores
 
     y, s = data
     prob = 1 / (1 + np.exp(-s))

@@ -6,7 +6,7 @@ import pytest
 from scipy.stats import rankdata
 
 import bayes_prc as bp
-from bayes_prc._pool_compare import compare_pool
+from bayes_prc.pool._compare import compare_pool
 
 
 def _two_models(rng, n, prevalence=0.05):

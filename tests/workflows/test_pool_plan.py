@@ -8,7 +8,7 @@ import pytest
 from scipy import special
 
 import bayes_prc as bp
-from bayes_prc._pool_plan import _assumed_logit, budget_for_width, plan_labels
+from bayes_prc.pool._plan import _assumed_logit, budget_for_width, plan_labels
 
 
 def _pool(rng, n=20_000, prevalence=0.02, d=2.0):

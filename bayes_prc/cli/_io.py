@@ -54,7 +54,7 @@ def sniff_delimiter(path, sample_bytes=65536):
     Examples
     --------
     >>> import os, tempfile
-    >>> from bayes_prc._cli_io import sniff_delimiter
+    >>> from bayes_prc.cli._io import sniff_delimiter
     >>> path = os.path.join(tempfile.mkdtemp(), "x.csv")
     >>> _ = open(path, "w").write("y;score\\n1;0,9\\n0;0,1\\n")
     >>> sniff_delimiter(path)
@@ -84,7 +84,7 @@ def read_table(path, label_col, score_col, *, delimiter=None, allow_empty=False)
     Examples
     --------
     >>> import os, tempfile
-    >>> from bayes_prc._cli_io import read_table
+    >>> from bayes_prc.cli._io import read_table
     >>> path = os.path.join(tempfile.mkdtemp(), "x.csv")
     >>> _ = open(path, "w", encoding="utf-8-sig").write("y\\tp\\n1\\t0.9\\n0\\t0.2\\n")
     >>> labels, scores = read_table(path, "y", "p")
@@ -248,7 +248,7 @@ def parse_labels(labels, pos_label):
     Examples
     --------
     >>> import numpy as np
-    >>> from bayes_prc._cli_io import parse_labels
+    >>> from bayes_prc.cli._io import parse_labels
     >>> parse_labels(np.array(["1.0", "0.0", "1.0"]), None).tolist()
     [1, 0, 1]
     >>> parse_labels(np.array(["yes", "no"]), "yes").tolist()

@@ -5,7 +5,7 @@ report; ``bayes-prc demo [-o out.html]`` writes it for the bundled small-sample 
 and prints the empirical summary; ``bayes-prc summary FILE.csv ...`` prints the empirical
 summary only (no PyMC, no plots); ``bayes-prc select FILE.csv --score COL --budget N``
 writes the rows of a scored pool to label, and ``report`` on a file whose label column
-has empty cells reports on the whole pool (``bayes_prc._cli_pool``). Errors are one line
+has empty cells reports on the whole pool (``bayes_prc.cli._pool``). Errors are one line
 on stderr with exit status 2, and no output file is left behind.
 """
 
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import empirical
-from ._cli_io import CLIError, _check_output, parse_labels, read_table
-from ._cli_pool import add_select_parser
-from ._version import __version__
+from .. import empirical
+from .._version import __version__
+from ._io import CLIError, _check_output, parse_labels, read_table
+from ._pool import add_select_parser
 
 __all__ = ["main", "empirical_summary", "format_summary"]
 
@@ -128,7 +128,7 @@ def _progress(args):
 
 
 def _cmd_demo(args):
-    from .datasets import load_example
+    from ..datasets import load_example
 
     data = load_example(args.example)
     output = args.output or "bayes_prc_demo.html"
@@ -168,7 +168,7 @@ def _write_report(
     model="semiparametric",
     progressbar=False,
 ):
-    from ._report import report
+    from .._report import report
 
     try:
         return report(
@@ -196,14 +196,14 @@ def _write_report(
 def _read_dask(args):
     """Lazy ``(is_positive, score)`` dask arrays of a Parquet file or directory.
 
-    Labels follow :func:`bayes_prc._cli_io.parse_labels` (the rule of the in-memory
+    Labels follow :func:`bayes_prc.cli._io.parse_labels` (the rule of the in-memory
     commands) is applied to their distinct values.
     """
     path = args.file
     if not str(path).lower().endswith((".parquet", ".pq")) and not Path(path).is_dir():
         raise CLIError(f"--dask reads Parquet (a .parquet file or a directory); got {path}")
     try:
-        from .scale import read_parquet
+        from ..scale import read_parquet
 
         y_raw, s = read_parquet(path, label=args.label, score=args.score)
         values = _label_values(y_raw)
@@ -216,7 +216,7 @@ def _read_dask(args):
 
 def _label_values(y):
     """Distinct values of a dask label array (at most ``_MAX_LABELS + 1`` of them)."""
-    from .scale._blocks import _Blocks, _map_reduce, _merge_checks
+    from ..scale._blocks import _Blocks, _map_reduce, _merge_checks
 
     blocks = _Blocks([(b, b) for b in y.to_delayed().ravel().tolist()], True, None, y.dtype)
     info = _map_reduce(blocks, _labels_block, _merge_checks)
@@ -227,7 +227,7 @@ def _label_values(y):
 
 
 def _labels_block(y, s, i):
-    from .scale._blocks import _MAX_LABELS, _distinct
+    from ..scale._blocks import _MAX_LABELS, _distinct
 
     y = np.asarray(y)
     labels = _distinct(y)
@@ -242,8 +242,8 @@ def _labels_block(y, s, i):
 
 def _in_memory(y, s, what):
     """Numpy arrays of the ``--dask`` input for the in-memory commands (up to max_exact)."""
-    from .scale._blocks import _aligned, _compute_numpy, _exact_path
-    from .scale._options import _OPTIONS
+    from ..scale._blocks import _aligned, _compute_numpy, _exact_path
+    from ..scale._options import _OPTIONS
 
     blocks = _aligned(y, s)
     if not _exact_path(blocks):
@@ -257,9 +257,9 @@ def _in_memory(y, s, what):
 
 def _dask_summary(title, y, s, *, n_curve_points=11):
     """Text of ``summary --dask``: the in-memory summary, or the binned one past max_exact."""
-    from .scale._binned import _binned, _check_bins, _interval_text
-    from .scale._blocks import _aligned, _compute_numpy, _exact_path
-    from .scale._options import _OPTIONS
+    from ..scale._binned import _binned, _check_bins, _interval_text
+    from ..scale._blocks import _aligned, _compute_numpy, _exact_path
+    from ..scale._options import _OPTIONS
 
     blocks = _aligned(y, s)
     if _exact_path(blocks):
@@ -306,7 +306,7 @@ def _cmd_report(args):
             args.file, args.label, args.score, delimiter=args.delimiter, allow_empty=True
         )
         if (labels == "").any():  # a pool: the labelled rows are a selection of it
-            from ._cli_pool import run_pool_report
+            from ._pool import run_pool_report
 
             args.progress = _progress(args)
             out = run_pool_report(args, output)
@@ -354,7 +354,7 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def build_parser():
-    from .datasets import list_examples
+    from ..datasets import list_examples
 
     fmt = _HelpFormatter
     parser = argparse.ArgumentParser(
@@ -492,7 +492,3 @@ def _broken_pipe():
     except (OSError, ValueError):  # pragma: no cover - no real stdout (e.g. captured)
         pass
     return 141
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

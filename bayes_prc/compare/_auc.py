@@ -52,7 +52,7 @@ def auc_frequentist_row(ranked, method, ci_prob, n_resamples, seed, progressbar,
     data it cannot take (fewer than 2 items of a class for DeLong): the row is left out
     and ``notes[method]`` says why.
     """
-    from .frequentist import roc_auc_interval
+    from ..frequentist import roc_auc_interval
 
     try:
         with warnings.catch_warnings():

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ._validation import (
+from .._core import (
     check_1d,
     check_finite_scores,
     check_int,
@@ -33,9 +33,9 @@ from ._validation import (
     check_random_state,
     check_rope,
 )
-from .frequentist._design import LabelSelection, _check_labels
-from .frequentist._design_estimates import _Design
-from .frequentist._results import IntervalResult
+from ..frequentist._design import LabelSelection, _check_labels
+from ..frequentist._design_estimates import _Design
+from ..frequentist._results import IntervalResult
 
 __all__ = ["PoolComparison", "compare_on_selection", "compare_pool"]
 
@@ -160,7 +160,7 @@ def compare_pool(score_a, score_b, selection, y_labels, *, rope=None, ci_prob=0.
     >>> import numpy as np
     >>> from scipy.stats import rankdata
     >>> from bayes_prc.pool import select_labels
-    >>> from bayes_prc._pool_compare import compare_pool
+    >>> from bayes_prc.pool._compare import compare_pool
     >>> rng = np.random.default_rng(0)
     >>> y = rng.random(20_000) < 0.03
     >>> a = rng.normal(size=y.size) + 1.5 * y

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from .empirical import average_precision_score
-from .frequentist._paired_tests import _permutation_test
-from .frequentist._roc_auc import _delong_components, _paired_delong
+from ..empirical import average_precision_score
+from ..frequentist._paired_tests import _permutation_test
+from ..frequentist._roc_auc import _delong_components, _paired_delong
 
 __all__ = ["FREQUENTIST_METHODS", "METRICS", "check_metric_method", "frequentist_fields"]
 

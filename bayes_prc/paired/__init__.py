@@ -18,7 +18,7 @@ in three ways:
 
 Each gives draws (or replicates) of the difference, hence ``P(AP_B > AP_A)``, an
 interval, and the probabilities of a region of practical equivalence (Kruschke 2018).
-Two frequentist tests give a p-value instead (:mod:`bayes_prc._paired_tests`):
+Two frequentist tests give a p-value instead (:mod:`bayes_prc.paired._tests`):
 ``"delong"`` for the ROC AUC (``metric="roc_auc"``; DeLong et al. 1988) and
 ``"permutation"`` for the ROC AUC or AP (random swaps of the two classifiers' scores of an
 item).
@@ -46,10 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from ._paired_tests import METRICS, check_metric_method, frequentist_fields
-from ._pool_compare import compare_on_selection
-from ._transforms import check_transform, transform_scores
-from ._validation import (
+from .._core import (
     check_1d,
     check_binary_target,
     check_choice,
@@ -60,10 +57,13 @@ from ._validation import (
     check_random_state,
     check_rope,
 )
-from .empirical import Ranked, average_precision_score, precision_at_recall
-from .exceptions import BayesPRCWarning
-from .frequentist._engine import _paired_replicates
-from .intervals import IntervalResult
+from .._core.transforms import check_transform, transform_scores
+from ..empirical import Ranked, average_precision_score, precision_at_recall
+from ..exceptions import BayesPRCWarning
+from ..frequentist._engine import _paired_replicates
+from ..intervals import IntervalResult
+from ..pool._compare import compare_on_selection
+from ._tests import METRICS, check_metric_method, frequentist_fields
 
 __all__ = ["METHODS", "METRICS", "BAYES_METHODS", "PairedComparison", "compare_classifiers"]
 
@@ -519,7 +519,7 @@ def compare_classifiers(
                   rng=rng, recall=recall, tune=tune, cores=cores, target_accept=target_accept,
                   progressbar=progressbar)  # fmt: skip
         if model == "semiparametric":
-            from .bayes import fit_joint_rank_posterior
+            from ..bayes import fit_joint_rank_posterior
 
             if transform is not None:  # validated (and warned) as for the parametric fit
                 transform_scores(a, transform, "score_a", stacklevel=3)
@@ -530,7 +530,7 @@ def compare_classifiers(
             if not check.passed:
                 warnings.warn(check.verdict, BayesPRCWarning, stacklevel=2)
         else:
-            from .bayes._paired import fit_paired_posterior
+            from ..bayes._paired import fit_paired_posterior
 
             fit = fit_paired_posterior(is_pos, a, b, transform=transform, **kw)
         ap_a_d, ap_b_d = fit.ap_a, fit.ap_b

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._cli_io import CLIError, _check_output, parse_labels, parse_scores, read_frame
+from ._io import CLIError, _check_output, parse_labels, parse_scores, read_frame
 
 __all__ = ["add_select_parser", "run_pool_report", "selection_from_columns"]
 
@@ -45,7 +45,7 @@ def _atomic_csv(frame, path, sep, force):
 
 
 def _cmd_select(args):
-    from .frequentist._design import select_labels
+    from ..frequentist._design import select_labels
 
     if str(args.file).lower().endswith((".parquet", ".pq")):
         raise CLIError("select reads CSV/TSV files; convert the Parquet file first")
@@ -85,7 +85,7 @@ def _cmd_select(args):
 
 def add_select_parser(sub, fmt):
     """The ``select`` subcommand."""
-    from .frequentist._design import SELECTION_STRATEGIES
+    from ..frequentist._design import SELECTION_STRATEGIES
 
     p = sub.add_parser(
         "select",
@@ -120,7 +120,7 @@ def selection_from_columns(y_score, indices, inclusion_prob, strata=None):
     """
     from dataclasses import fields
 
-    from .frequentist._design import LabelSelection, _ro
+    from ..frequentist._design import LabelSelection, _ro
 
     pi = np.asarray(inclusion_prob, dtype=np.float64)
     if not np.all(np.isfinite(pi) & (pi > 0) & (pi <= 1)):
@@ -207,7 +207,7 @@ def run_pool_report(args, output):
         raise CLIError(f"{args.file}: {labelled.size} labelled rows; a pool report needs more")
     y = parse_labels(raw[labelled], args.pos_label)
     selection = selection_from_columns(scores, labelled, pi, strata)
-    from ._report._pool import pool_report
+    from .._report._pool import pool_report
 
     return pool_report(
         scores, selection, y, output, title=args.title or f"Pool report: {Path(args.file).name}",

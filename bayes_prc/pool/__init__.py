@@ -24,17 +24,17 @@ Examples
 >>> exact = bp.average_precision_score(y, s)
 """
 
-from ._pool_compare import PoolComparison, compare_pool
-from ._pool_plan import budget_for_width, plan_labels
-from .bayes._pool import PoolPosterior, fit_pool
-from .bayes._pool_model import PoolPriors
-from .frequentist._design import SELECTION_STRATEGIES, LabelSelection, select_labels
-from .frequentist._design_estimates import (
+from ..bayes._pool import PoolPosterior, fit_pool
+from ..bayes._pool_model import PoolPriors
+from ..frequentist._design import SELECTION_STRATEGIES, LabelSelection, select_labels
+from ..frequentist._design_estimates import (
     DESIGN_INTERVAL_METHODS,
     DesignInterval,
     design_ap_interval,
     design_threshold_interval,
 )
+from ._compare import PoolComparison, compare_pool
+from ._plan import budget_for_width, plan_labels
 
 __all__ = [
     "DESIGN_INTERVAL_METHODS",

@@ -28,18 +28,24 @@ import warnings
 import numpy as np
 from scipy import special, stats
 
-from ._validation import check_choice, check_int, check_probability, check_random_state
-from .bayes._pool import fit_pool
-from .bayes._pool_model import basis, pool_u
-from .empirical import average_precision_score
-from .exceptions import ConvergenceWarning
-from .frequentist._design import (
+from .._core import (
+    Progress,
+    check_choice,
+    check_int,
+    check_probability,
+    check_progressbar,
+    check_random_state,
+)
+from ..bayes._pool import fit_pool
+from ..bayes._pool_model import basis, pool_u
+from ..empirical import average_precision_score
+from ..exceptions import ConvergenceWarning
+from ..frequentist._design import (
     SELECTION_STRATEGIES,
     _check_scores,
     check_selection,
     select_labels,
 )
-from .frequentist._resample import _check_progressbar, _Progress
 
 __all__ = ["plan_labels"]
 
@@ -230,7 +236,7 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
     --------
     >>> import numpy as np
     >>> from bayes_prc.pool import select_labels
-    >>> from bayes_prc._pool_plan import plan_labels
+    >>> from bayes_prc.pool._plan import plan_labels
     >>> rng = np.random.default_rng(0)
     >>> y = rng.random(20_000) < 0.02
     >>> s = rng.normal(size=y.size) + 2.5 * y
@@ -251,7 +257,7 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
     recall = check_probability(recall, "recall")
     n_rep = check_int(n_replicates, "n_replicates")
     draws = check_int(draws, "draws", 20)
-    progressbar = _check_progressbar(progressbar)
+    progressbar = check_progressbar(progressbar)
     rng = check_random_state(random_seed)
     sep = np.asarray(separation, dtype=np.float64)
     if sep.ndim or not np.isfinite(sep) or sep < 0:
@@ -285,7 +291,7 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
     # (fresh | extended) x (width, covers, precision width, positives, unreliable)
     out = np.full((2, 5, n_b, n_rep), np.nan)
     fit_args = {"draws": draws, "level": level, "recall": recall}
-    progress = _Progress(n_b * n_rep, "plan_labels", progressbar)
+    progress = Progress(n_b * n_rep, "plan_labels", progressbar)
     try:
         for r in range(n_rep):
             if pilot is not None:
@@ -339,7 +345,7 @@ def budget_for_width(plan, target_width, *, column="ap_width"):
     Examples
     --------
     >>> import pandas as pd
-    >>> from bayes_prc._pool_plan import budget_for_width
+    >>> from bayes_prc.pool._plan import budget_for_width
     >>> plan = pd.DataFrame({"ap_width": [0.4, 0.2]}, index=pd.Index([100, 400], name="budget"))
     >>> budget_for_width(plan, 0.2), budget_for_width(plan, 0.1) is None
     (400, True)

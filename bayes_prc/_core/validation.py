@@ -28,6 +28,9 @@ __all__ = [
     "check_int",
     "check_choice",
     "check_probability",
+    "check_bool",
+    "is_dask",
+    "warn_at_caller",
 ]
 
 
@@ -262,13 +265,13 @@ def validate_binary_inputs(y_true, y_score, *, pos_label=None, sample_weight=Non
     return is_pos, y_score_arr, w, pos_label
 
 
-def _check_bool(value, name):
+def check_bool(value, name):
     """``value`` must be a Python or numpy bool (not 0/1, not a string)."""
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"`{name}` must be True or False; got {value!r}")
 
 
-def _is_dask(x):
+def is_dask(x):
     """True for dask collections and dask-backed xarray objects (never imports dask).
 
     A look at the type's module name: such input goes to :mod:`bayes_prc.scale`, which
@@ -280,10 +283,10 @@ def _is_dask(x):
     return type(data).__module__.partition(".")[0] == "dask"
 
 
-_PACKAGE_DIR = os.path.dirname(__file__) + os.sep
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(__file__)) + os.sep  # bayes_prc/
 
 
-def _warn_at_caller(message, category):
+def warn_at_caller(message, category):
     """Warn at the first frame outside bayes_prc, however deep inside it the warning arises.
 
     Public functions call each other (and :mod:`bayes_prc._dispatch` wraps some), so a
@@ -300,7 +303,7 @@ def check_int(value, name, minimum=1):
 
     Examples
     --------
-    >>> from bayes_prc._validation import check_int
+    >>> from bayes_prc._core import check_int
     >>> check_int(5, "n_resamples")
     5
     >>> check_int(0, "n_resamples")
@@ -320,7 +323,7 @@ def check_positive_number(value, name):
 
     Examples
     --------
-    >>> from bayes_prc._validation import check_positive_number
+    >>> from bayes_prc._core import check_positive_number
     >>> check_positive_number(2, "beta")
     2.0
     >>> check_positive_number("x", "beta")
@@ -342,7 +345,7 @@ def check_choice(value, name, choices):
 
     Examples
     --------
-    >>> from bayes_prc._validation import check_choice
+    >>> from bayes_prc._core import check_choice
     >>> check_choice("logit", "method", ("logit", "wald"))
     'logit'
     >>> check_choice("Logit", "method", ("logit", "wald"))
@@ -363,7 +366,7 @@ def check_probability(value, name="confidence_level"):
 
     Examples
     --------
-    >>> from bayes_prc._validation import check_probability
+    >>> from bayes_prc._core import check_probability
     >>> check_probability(0.9)
     0.9
     >>> check_probability(1.0)
@@ -385,7 +388,7 @@ def check_rope(rope):
 
     Examples
     --------
-    >>> from bayes_prc._validation import check_rope
+    >>> from bayes_prc._core import check_rope
     >>> check_rope((-0.01, 0.01))
     (-0.01, 0.01)
     >>> check_rope((0.1, 0.0))

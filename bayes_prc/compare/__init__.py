@@ -12,14 +12,14 @@ import warnings
 
 import numpy as np
 
-from ._compare_auc import (
+from .._core import check_random_state
+from ..empirical import as_ranked
+from ._auc import (
     AUC_COMPARISON_METHODS,
     DEFAULT_AUC_METHODS,
     auc_frequentist_row,
     recommend_auc_interval,
 )
-from ._validation import check_random_state
-from .empirical import as_ranked
 
 __all__ = [
     "compare_intervals",
@@ -120,7 +120,7 @@ def _fit(y, s, posterior, transform, bayes_method, random_seed, progressbar, mod
     """
     if posterior is not None and getattr(posterior, "model_type", "parametric") == model:
         return posterior
-    from .bayes import fit_binormal
+    from ..bayes import fit_binormal
 
     return fit_binormal(
         y,
@@ -192,7 +192,7 @@ def compare_intervals(
         Bayesian rows as above for the model's ROC AUC (``post.interval("roc_auc")``);
         ``estimator`` must stay at its default. A row the data cannot give (DeLong with
         fewer than 2 items in a class) is left out with a note. ``recommended`` is
-        chosen by :func:`~bayes_prc._compare_auc.recommend_auc_interval` (DeLong's logit-scale
+        chosen by :func:`~bayes_prc.compare._auc.recommend_auc_interval` (DeLong's logit-scale
         row, or the rank-based ETI with few items in a class or separated classes).
 
     Returns
@@ -223,8 +223,8 @@ def compare_intervals(
     >>> list(auc.index)[:3], auc.attrs["recommended"]
     (['delong', 'delong_logit', 'hanley_mcneil'], 'semiparametric_eti')
     """
-    from .empirical import _auc_pr_validated
-    from .frequentist import ap_interval
+    from ..empirical import _auc_pr_validated
+    from ..frequentist import ap_interval
 
     ci_prob = _check_ci_prob(ci_prob)
     if metric not in _METRICS:
@@ -252,7 +252,7 @@ def compare_intervals(
     rows = []
     attrs = {"ci_prob": ci_prob, "estimator": estimator, "notes": {}, "fit_checks": {}}
     if auc:
-        from .empirical import roc_auc_score
+        from ..empirical import roc_auc_score
 
         attrs.update(estimator="roc_auc", metric=metric)
         both = 0 < n_pos < len(is_pos)
@@ -499,8 +499,8 @@ def compare_operating_point(
     """
     import pandas as pd
 
-    from .empirical import max_fbeta
-    from .frequentist import precision_interval, recall_interval
+    from ..empirical import max_fbeta
+    from ..frequentist import precision_interval, recall_interval
 
     ci_prob = _check_ci_prob(ci_prob)
     ranked = as_ranked(y_true, y_score, pos_label=pos_label)  # the one validation
@@ -713,8 +713,8 @@ def compare_bands(
     """
     import xarray as xr
 
-    from .bayes import averaged_pr_band
-    from .frequentist import bootstrap_pr_band
+    from ..bayes import averaged_pr_band
+    from ..frequentist import bootstrap_pr_band
 
     ci_prob = _check_ci_prob(ci_prob)
     grid = _check_recall_grid(recall)

@@ -14,7 +14,7 @@ numpy and scipy.special only (foundation layer).
 Examples
 --------
 >>> import numpy as np
->>> from bayes_prc._transforms import forward, inverse, transform_scores
+>>> from bayes_prc._core.transforms import forward, inverse, transform_scores
 >>> t = forward(np.array([0.1, 0.5, 0.9]), "logit")
 >>> np.round(t, 4)
 array([-2.1972,  0.    ,  2.1972])
@@ -32,8 +32,8 @@ import warnings
 import numpy as np
 from scipy import special
 
-from ._validation import _warn_at_caller
-from .exceptions import BayesPRCWarning
+from ..exceptions import BayesPRCWarning
+from .validation import warn_at_caller
 
 __all__ = [
     "location_scale",
@@ -58,7 +58,7 @@ def check_transform(transform):
 
     Examples
     --------
-    >>> from bayes_prc._transforms import check_transform
+    >>> from bayes_prc._core.transforms import check_transform
     >>> check_transform("logit")
     'logit'
     >>> check_transform("log")
@@ -98,7 +98,7 @@ def log_jacobian(t, transform):
 
     Examples
     --------
-    >>> from bayes_prc._transforms import log_jacobian
+    >>> from bayes_prc._core.transforms import log_jacobian
     >>> round(float(log_jacobian(0.0, "logit")), 4)  # -log(0.5 * 0.5)
     1.3863
     """
@@ -119,7 +119,7 @@ def edge_eps(interior_min=None, interior_max=None):
 
     Examples
     --------
-    >>> from bayes_prc._transforms import edge_eps
+    >>> from bayes_prc._core.transforms import edge_eps
     >>> edge_eps(), edge_eps(1e-8, 0.5)
     (1e-06, 5e-09)
     """
@@ -141,7 +141,7 @@ def warn_edges(n_edge, transform, eps, name="y_score", stacklevel=None):
         "ranks, and so the empirical curve, are unchanged)"
     )
     if stacklevel is None:
-        _warn_at_caller(message, BayesPRCWarning)
+        warn_at_caller(message, BayesPRCWarning)
     else:
         warnings.warn(message, BayesPRCWarning, stacklevel=stacklevel + 1)
 
@@ -170,7 +170,7 @@ def transform_scores(score, transform, name="y_score", stacklevel=4):
     Examples
     --------
     >>> import warnings
-    >>> from bayes_prc._transforms import transform_scores
+    >>> from bayes_prc._core.transforms import transform_scores
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     t = transform_scores([0.0, 0.5, 1.0], "logit")
@@ -206,7 +206,7 @@ def location_scale(t):
     Examples
     --------
     >>> import numpy as np
-    >>> from bayes_prc._transforms import location_scale
+    >>> from bayes_prc._core.transforms import location_scale
     >>> location_scale(np.array([1e300, -1e300]))
     (0.0, 1e+300)
     >>> loc, scale = location_scale(np.array([3e-200, 1e-200]))

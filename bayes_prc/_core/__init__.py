@@ -1,0 +1,53 @@
+"""The foundation layer: input validation, score transforms and the progress line.
+
+Every other package of bayes_prc builds on these; nothing here imports another package of
+bayes_prc except :mod:`bayes_prc.exceptions`. Validation and the progress line need only
+numpy and are exported here; the score transforms need scipy, so they are imported from
+:mod:`bayes_prc._core.transforms` by the modules that use them (``import bayes_prc`` stays
+numpy-only).
+"""
+
+from .progress import Progress, check_progressbar
+from .validation import (
+    as_array,
+    check_1d,
+    check_binary_target,
+    check_bool,
+    check_choice,
+    check_consistent_length,
+    check_finite_scores,
+    check_int,
+    check_positive_number,
+    check_probability,
+    check_random_state,
+    check_rope,
+    check_sample_weight,
+    is_dask,
+    type_of_target,
+    unique_labels,
+    validate_binary_inputs,
+    warn_at_caller,
+)
+
+__all__ = [
+    "Progress",
+    "as_array",
+    "check_1d",
+    "check_binary_target",
+    "check_bool",
+    "check_choice",
+    "check_consistent_length",
+    "check_finite_scores",
+    "check_int",
+    "check_positive_number",
+    "check_probability",
+    "check_progressbar",
+    "check_random_state",
+    "check_rope",
+    "check_sample_weight",
+    "is_dask",
+    "type_of_target",
+    "unique_labels",
+    "validate_binary_inputs",
+    "warn_at_caller",
+]
