@@ -127,7 +127,7 @@ def fit_score_models(
     tune=1000,
     cores=None,
     target_accept=0.9,
-    ci_prob=0.94,
+    ci_prob=0.95,
     random_seed=None,
     progressbar=True,
     pos_label=None,
@@ -169,7 +169,7 @@ def fit_score_models(
         Passed to :func:`pymc.sample`.
     target_accept : float, default 0.9
         NUTS target acceptance rate.
-    ci_prob : float, default 0.94
+    ci_prob : float, default 0.95
         Default probability of the fits' bands.
     random_seed : int, numpy.random.Generator or None
         Same seed, same draws. Each model gets independent per-chain seeds drawn from it
@@ -186,7 +186,7 @@ def fit_score_models(
         ArviZ DataTree with a ``log_likelihood`` group on the original score scale),
         ``.model`` (the analytic model with (chain, draw) parameter arrays),
         ``.average_precision()`` (DataArray over (chain, draw)),
-        ``.pr_band(recall=None, ci_prob=0.94)`` (Dataset ``lower``/``median``/``upper``
+        ``.pr_band(recall=None, ci_prob=0.95)`` (Dataset ``lower``/``median``/``upper``
         over ``recall``), ``.precision_at_recall``, ``.roc_auc``, ``.loo()``,
         ``.summary()``, ``.diagnostics()``.
 

@@ -70,12 +70,21 @@ def prevalence_weights(y_true, prevalence, *, pos_label=None, sample_weight=None
     return np.where(is_pos, prevalence / p_hat, (1 - prevalence) / (1 - p_hat)) * base
 
 
-def deployment_prevalence(posterior, alpha, beta, *, random_seed=None):
-    """Draws of a Beta(alpha, beta) deployment prevalence shaped like a posterior.
+def deployment_prevalence(posterior, a, b, *, random_seed=None):
+    """Draws of a Beta(a, b) deployment prevalence shaped like a posterior.
 
     Pass the result as ``prevalence=`` to a :class:`~bayes_prc.bayes.BinormalPosterior`
     method, so that uncertainty about the deployment prevalence is integrated over
     (each posterior draw is paired with one prevalence draw).
+
+    Parameters
+    ----------
+    posterior : BinormalPosterior
+        Its prevalence draws give the shape (chain, draw) and coordinates.
+    a, b : float
+        The Beta distribution's shape parameters (> 0), as ``scipy.stats.beta(a, b)``:
+        mean ``a / (a + b)``.
+    random_seed : int, Generator or None
 
     Returns
     -------
@@ -94,10 +103,10 @@ def deployment_prevalence(posterior, alpha, beta, *, random_seed=None):
     """
     import xarray as xr
 
-    for name, value in (("alpha", alpha), ("beta", beta)):
+    for name, value in (("a", a), ("b", b)):
         if isinstance(value, bool) or not np.isscalar(value) or not value > 0:
             raise ValueError(f"`{name}` must be a positive number; got {value!r}")
     rng = check_random_state(random_seed)
     ref = posterior.idata["posterior"]["prevalence"]
-    draws = rng.beta(float(alpha), float(beta), size=ref.shape)
+    draws = rng.beta(float(a), float(b), size=ref.shape)
     return xr.DataArray(draws, dims=ref.dims, coords=ref.coords, name="deployment_prevalence")

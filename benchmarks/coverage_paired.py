@@ -117,7 +117,7 @@ def one(name, n, seed, n_resamples):
         t0 = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            r = compare_classifiers(y, a, b, method=method, confidence_level=0.9,
+            r = compare_classifiers(y, a, b, method=method, ci_prob=0.9,
                                     n_resamples=n_resamples, random_seed=rng)  # fmt: skip
         check = r.fit_check.passed if r.fit_check is not None else np.nan
         khat = r.diagnostics["khat"] if method == "bayes" else np.nan

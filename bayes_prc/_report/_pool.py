@@ -21,7 +21,7 @@ from ._render import _CSS
 __all__ = ["compute_pool_report", "pool_report"]
 
 
-def compute_pool_report(y_score, selection, y_labels, *, ci_prob=0.9, random_seed=None,
+def compute_pool_report(y_score, selection, y_labels, *, ci_prob=0.95, random_seed=None,
                         n_resamples=2000, plan=True, plan_replicates=6, progressbar=False):  # fmt: skip
     """Every number of the pool report, as a dict (see :func:`pool_report`)."""
     from ..bayes._pool import fit_pool
@@ -164,7 +164,7 @@ def _markdown(d, title):
 
 
 def pool_report(y_score, selection, y_labels, path, *, title=None, source=None,
-                ci_prob=0.9, random_seed=None, n_resamples=2000, plan=True, force=False,
+                ci_prob=0.95, random_seed=None, n_resamples=2000, plan=True, force=False,
                 markdown_path=None, progressbar=False):  # fmt: skip
     """Write the pool report (HTML; optionally Markdown): the whole pool's AP from a
     labelled selection, by :func:`~bayes_prc.pool.fit_pool` and the design-based

@@ -41,7 +41,7 @@ def fit_binormal(
     method="auto",
     draws=1000,
     chains=4,
-    ci_prob=0.94,
+    ci_prob=0.95,
     random_seed=None,
     progressbar=True,
     tune=1000,
@@ -106,8 +106,9 @@ def fit_binormal(
         ``"exact"`` for the parametric model and ``"laplace"`` for the rank-based ones.
     draws, chains : int, default 1000, 4
         Posterior draws per chain and number of chains.
-    ci_prob : float, default 0.94
-        Default probability of credible intervals and bands (ArviZ's default).
+    ci_prob : float, default 0.95
+        Default probability of credible intervals and bands (the package's one default
+        interval level).
     random_seed : int, numpy.random.Generator or None
         Same seed, same draws.
     progressbar : bool, default True

@@ -92,16 +92,17 @@ class FitCheck:
     p_value : float
         p-value of the check (NaN when ``grade`` is ``"inconclusive"``).
     passed : bool
-        ``grade != "fail"``: the data give no evidence against the model at ``level``.
-    level : float
-        The threshold (0.05).
+        ``grade != "fail"``: the data give no evidence against the model at
+        ``significance_level``.
+    significance_level : float
+        The test's threshold (0.05); also readable as ``level`` (its former name).
     observed, replicated : float
         The statistic and its expectation when the model is right (the degrees of
         freedom of a chi-square test; the mean replicated deviance of a predictive check).
     n_categories : int
         Bins of the check.
     model : str
-        ``"semiparametric"``, ``"parametric"`` or ``"flexible"``.
+        ``"semiparametric"``, ``"parametric"``, ``"flexible"`` or ``"contaminated"``.
     verdict : str
         One sentence for a report.
     grade : {"pass", "inconclusive", "fail"}
@@ -113,7 +114,7 @@ class FitCheck:
 
     p_value: float
     passed: bool
-    level: float
+    significance_level: float
     observed: float
     replicated: float
     n_categories: int
@@ -122,6 +123,11 @@ class FitCheck:
     grade: str = "pass"
     method: str = ""
     df: int | None = None
+
+    @property
+    def level(self):
+        """The test's threshold (``significance_level``; the name of earlier versions)."""
+        return self.significance_level
 
     def _repr_html_(self):
         p = "n/a" if not np.isfinite(self.p_value) else f"{self.p_value:.3g}"
@@ -162,7 +168,7 @@ def _result(model, p_value, observed, replicated, k, method, df=None, why=""):
     return FitCheck(
         p_value=float(p_value),
         passed=grade != "fail",
-        level=FIT_CHECK_LEVEL,
+        significance_level=FIT_CHECK_LEVEL,
         observed=float(observed),
         replicated=float(replicated),
         n_categories=int(k),

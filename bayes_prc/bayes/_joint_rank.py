@@ -448,8 +448,9 @@ class JointFitCheck:
     p_value : float
         ``P(chi2_df >= statistic)``; NaN when ``df < 1`` (too few distinct scores).
     passed : bool
-        ``p_value >= level`` (True when there is nothing to test).
-    level : float
+        ``p_value >= significance_level`` (True when there is nothing to test).
+    significance_level : float
+        The test's threshold (0.01); also readable as ``level`` (its former name).
     n_categories : tuple of int
         ``(K_a, K_b)`` of the coarsened tables.
     verdict : str
@@ -460,12 +461,17 @@ class JointFitCheck:
     df: int
     p_value: float
     passed: bool
-    level: float
+    significance_level: float
     n_categories: tuple
     verdict: str
 
+    @property
+    def level(self):
+        """The test's threshold (``significance_level``; the name of earlier versions)."""
+        return self.significance_level
 
-def joint_fit_check(is_pos, score_a, score_b, priors, level=_FIT_CHECK_ALPHA):
+
+def joint_fit_check(is_pos, score_a, score_b, priors, significance_level=_FIT_CHECK_ALPHA):
     """Likelihood-ratio (deviance) check of the joint rank model against the saturated model.
 
     Returns
@@ -485,7 +491,7 @@ def joint_fit_check(is_pos, score_a, score_b, priors, level=_FIT_CHECK_ALPHA):
         with np.errstate(divide="ignore", invalid="ignore"):
             g2 += 2.0 * np.sum(np.where(n > 0, n * (np.log(n / n.sum()) - lp), 0.0))
     p = float(stats.chi2.sf(g2, df)) if df >= 1 else float("nan")
-    passed = not p < level
+    passed = not p < significance_level
     if df < 1:
         verdict = "too few distinct scores to check the joint binormal model"
     elif passed:
@@ -493,6 +499,8 @@ def joint_fit_check(is_pos, score_a, score_b, priors, level=_FIT_CHECK_ALPHA):
                    f"df = {df}, p = {p:.3f})")  # fmt: skip
     else:
         verdict = (f"the joint binormal model does not fit the {ka}x{kb} tables (G2 = "
-                   f"{g2:.1f}, df = {df}, p = {p:.2g} < {level}); use method='bootstrap' "
+                   f"{g2:.1f}, df = {df}, p = {p:.2g} < {significance_level}); use method='bootstrap' "
                    "(the paired stratified bootstrap) for this comparison")  # fmt: skip
-    return JointFitCheck(float(g2), int(df), p, bool(passed), float(level), (ka, kb), verdict)
+    return JointFitCheck(
+        float(g2), int(df), p, bool(passed), float(significance_level), (ka, kb), verdict
+    )

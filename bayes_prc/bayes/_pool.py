@@ -400,7 +400,7 @@ class PoolPosterior:
 
 
 def fit_pool(y_score, selection, y_labels, *, method="laplace", priors=None, draws=1000,
-             chains=4, ci_prob=0.9, label_noise=True, random_seed=None, tune=1000,
+             chains=4, ci_prob=0.95, label_noise=True, random_seed=None, tune=1000,
              progressbar=False, cores=None, target_accept=0.9):  # fmt: skip
     r"""Posterior of the whole pool's PR curve, AP and ROC AUC from a labelled selection.
 
@@ -436,7 +436,7 @@ def fit_pool(y_score, selection, y_labels, *, method="laplace", priors=None, dra
         with Pareto smoothing (fast, numpy). ``"nuts"``: PyMC's NUTS (the reference).
     priors : PoolPriors or dict, optional
     draws, chains : int, default 1000, 4
-    ci_prob : float, default 0.9
+    ci_prob : float, default 0.95
         Default probability of the intervals and bands.
     label_noise : bool, default True
         Include the Bernoulli noise of the unlabelled items' labels (the target is the

@@ -92,7 +92,7 @@ class ScoreModelFit(PosteriorBase):
         recall : array-like, optional
             Recall grid in [0, 1]; default 201 equally spaced points.
         ci_prob : float, optional
-            Probability of the band; default the fit's ``ci_prob`` (0.94).
+            Probability of the band; default the fit's ``ci_prob`` (0.95).
         kind : {"pointwise", "simultaneous"}
             Pointwise equal-tailed intervals, or a band containing whole posterior curves
             with probability ``ci_prob`` (extremal depth, as in ``BinormalPosterior``).

@@ -188,7 +188,7 @@ def _no_positive(quantity):
     )
 
 
-def design_ap_interval(y_score, selection, y_labels, *, confidence_level=0.9,
+def design_ap_interval(y_score, selection, y_labels, *, confidence_level=0.95,
                        method="bootstrap", n_resamples=2000, random_seed=None):  # fmt: skip
     r"""Design-based estimate and interval for the average precision of the whole pool.
 
@@ -210,7 +210,7 @@ def design_ap_interval(y_score, selection, y_labels, *, confidence_level=0.9,
     selection : LabelSelection
     y_labels : array-like of shape (len(selection.indices),)
         Labels of the selected items, aligned with ``selection.indices``.
-    confidence_level : float, default 0.9
+    confidence_level : float, default 0.95
     method : {"bootstrap", "linearization"}, default "bootstrap"
         ``"bootstrap"``: percentile interval of the rescaling bootstrap of Rao, Wu & Yue
         (1992) within strata: ``n_h - 1`` items are drawn with replacement in each
@@ -261,7 +261,7 @@ def design_ap_interval(y_score, selection, y_labels, *, confidence_level=0.9,
 
 
 def design_threshold_interval(y_score, selection, y_labels, threshold, *, metric="precision",
-                              confidence_level=0.9, method="bootstrap", n_resamples=2000,
+                              confidence_level=0.95, method="bootstrap", n_resamples=2000,
                               random_seed=None):  # fmt: skip
     r"""Design-based precision or recall of the whole pool at a score threshold.
 

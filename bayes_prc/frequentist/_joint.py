@@ -67,9 +67,10 @@ class PRJointRegion:
         ``(precision, recall)``: the maximum-likelihood estimate ``(tp / (tp + fp),
         tp / (tp + fn))`` for ``"profile"`` / ``"normal"``, the posterior mean for
         ``"dirichlet"``.
-    level : float
+    confidence_level : float
         Probability the region holds: the confidence level (frequentist methods) or
-        the posterior probability ``ci_prob`` (``"dirichlet"``).
+        the posterior probability ``ci_prob`` (``"dirichlet"``). Also readable as
+        ``level`` (its former name).
     method : {"profile", "normal", "dirichlet"}
     threshold : float
         Items with ``score >= threshold`` are predicted positive.
@@ -83,12 +84,12 @@ class PRJointRegion:
         or minus the log posterior density estimate (``"dirichlet"``), at
         ``(precision_grid[i], recall_grid[j])``.
     cutoff : float
-        ``chi2_2`` quantile at ``level`` (frequentist) or the density level of the
+        ``chi2_2`` quantile at ``confidence_level`` (frequentist) or the density level of the
         highest-density region (``"dirichlet"``).
     """
 
     estimate: tuple
-    level: float
+    confidence_level: float
     method: str
     threshold: float
     tp: int
@@ -102,6 +103,11 @@ class PRJointRegion:
     _statistic_fn: Callable = field(repr=False)
     _center: tuple = field(repr=False)
     _boundary_fn: Callable | None = field(default=None, repr=False)
+
+    @property
+    def level(self):
+        """The region's probability (``confidence_level``; the name of earlier versions)."""
+        return self.confidence_level
 
     @property
     def inside(self):
@@ -271,9 +277,16 @@ def _region(counts, threshold, method, level, grid_size):
         return kernel(counts, p, r)
 
     return _region_on_grid(
-        stat_fn, est, grid_size, counts, level=level, method=method, threshold=threshold,
-        cutoff=float(stats.chi2.ppf(level, df=2)), _center=est,
-    )  # fmt: skip
+        stat_fn,
+        est,
+        grid_size,
+        counts,
+        confidence_level=level,
+        method=method,
+        threshold=threshold,
+        cutoff=float(stats.chi2.ppf(level, df=2)),
+        _center=est,
+    )
 
 
 def _region_on_grid(stat_fn, est, grid_size, counts, *, with_boundary=False, **fields):
@@ -284,9 +297,17 @@ def _region_on_grid(stat_fn, est, grid_size, counts, *, with_boundary=False, **f
         fields["_boundary_fn"] = _grid_interpolator(pg, rg, surface)
     tp, fp, fn, tn = counts
     return PRJointRegion(
-        estimate=est, tp=tp, fp=fp, fn=fn, tn=tn, precision_grid=_frozen(pg),
-        recall_grid=_frozen(rg), statistic=_frozen(surface), _statistic_fn=stat_fn, **fields,
-    )  # fmt: skip
+        estimate=est,
+        tp=tp,
+        fp=fp,
+        fn=fn,
+        tn=tn,
+        precision_grid=_frozen(pg),
+        recall_grid=_frozen(rg),
+        statistic=_frozen(surface),
+        _statistic_fn=stat_fn,
+        **fields,
+    )
 
 
 def pr_joint_region(
@@ -444,7 +465,7 @@ def pr_joint_credible_region(
     -------
     PRJointRegion
         ``method="dirichlet"``, ``estimate`` the posterior mean, ``statistic`` minus the
-        log density estimate, ``level`` = ``ci_prob``. The kernel estimate spills over
+        log density estimate, ``confidence_level`` = ``ci_prob``. The kernel estimate spills over
         the edges of ``[0, 1]``, so regions touching an edge are approximate there.
 
     References
@@ -460,7 +481,7 @@ def pr_joint_credible_region(
     >>> y = rng.integers(0, 2, 400)
     >>> s = y + rng.normal(0, 1, 400)
     >>> reg = pr_joint_credible_region(y, s, 0.5, ci_prob=0.9, random_seed=1, grid_size=41)
-    >>> reg.method, reg.level, bool(reg.contains(*reg.estimate))
+    >>> reg.method, reg.confidence_level, bool(reg.contains(*reg.estimate))
     ('dirichlet', 0.9, True)
     """
     ranked = _prepare(y_true, y_score, pos_label)
@@ -487,6 +508,14 @@ def pr_joint_credible_region(
     center = tuple(float(x) for x in draws[np.argmin(at_draws)])
     est = tuple(float(x) for x in draws.mean(axis=0))
     return _region_on_grid(
-        stat_fn, est, grid_size, (tp, fp, fn, tn), with_boundary=True, level=level,
-        method="dirichlet", threshold=threshold, cutoff=cutoff, _center=center,
-    )  # fmt: skip
+        stat_fn,
+        est,
+        grid_size,
+        (tp, fp, fn, tn),
+        with_boundary=True,
+        confidence_level=level,
+        method="dirichlet",
+        threshold=threshold,
+        cutoff=cutoff,
+        _center=center,
+    )

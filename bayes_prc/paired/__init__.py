@@ -71,7 +71,6 @@ __all__ = ["METHODS", "METRICS", "BAYES_METHODS", "PairedComparison", "compare_c
 METHODS: tuple[str, ...] = ("bayes", "bayesian_bootstrap", "bootstrap", "delong", "permutation")
 #: Valid values of its ``bayes_method`` argument.
 BAYES_METHODS: tuple[str, ...] = ("exact", "nuts")
-_DEFAULT_LEVEL = 0.95
 
 
 @dataclass(frozen=True, eq=False)
@@ -211,17 +210,6 @@ class PairedComparison(IntervalResult):
 # --------------------------------------------------------------------------------------
 # input validation
 # --------------------------------------------------------------------------------------
-def _check_level(ci_prob, confidence_level):
-    pairs = (("ci_prob", ci_prob), ("confidence_level", confidence_level))
-    given = {k: check_probability(v, k) for k, v in pairs if v is not None}
-    if len(given) == 2 and given["ci_prob"] != given["confidence_level"]:
-        raise ValueError(
-            "give `ci_prob` or `confidence_level`, not both with different values; got "
-            f"ci_prob={ci_prob!r}, confidence_level={confidence_level!r}"
-        )
-    return next(iter(given.values())) if given else _DEFAULT_LEVEL
-
-
 def _compare_iv(y_true, score_a, score_b, pos_label):
     """The two classifiers as prepared :class:`~bayes_prc.empirical.Ranked` data.
 
@@ -265,8 +253,7 @@ def compare_classifiers(
     method=None,
     recall=None,
     rope=None,
-    ci_prob=None,
-    confidence_level=None,
+    ci_prob=0.95,
     n_resamples=2000,
     transform=None,
     priors=None,
@@ -332,9 +319,10 @@ def compare_classifiers(
         ``(-0.01, 0.01)``: report the share of draws below, inside (ends included) and
         above it (Kruschke 2018). Used with every method but ``"permutation"``
         (``"delong"``: the shares of the normal approximation).
-    ci_prob, confidence_level : float in (0, 1), optional
-        Probability of the equal-tailed interval (two names for the same thing, the
-        Bayesian and the frequentist one; give at most one). Default 0.95.
+    ci_prob : float in (0, 1), default 0.95
+        Probability of the equal-tailed interval of every method (the package's name for
+        the level of functions that mix Bayesian and frequentist results; the result
+        carries it as ``confidence_level`` and ``ci_prob``).
     n_resamples : int, default 2000
         Number of replicates of the bootstrap methods and of the permutation test.
     transform : {None, "logit", "probit"}, default None
@@ -471,7 +459,7 @@ def compare_classifiers(
     check_choice(bayes_method, "bayes_method", BAYES_METHODS)
     check_transform(transform)
     check_choice(model, "model", ("semiparametric", "parametric"))
-    level = _check_level(ci_prob, confidence_level)
+    level = check_probability(ci_prob, "ci_prob")
     rope = check_rope(rope)
     if selection is not None:
         return compare_on_selection(

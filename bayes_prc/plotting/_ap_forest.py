@@ -130,7 +130,7 @@ class APForestDisplay:
     >>> rows = [("bootstrap (95%)", 0.45, 0.37, 0.55)]
     >>> disp = APForestDisplay.from_posterior(post, rows)
     >>> [t.get_text() for t in disp.ax_.get_yticklabels()]
-    ['posterior (94% HDI)', 'bootstrap (95%)']
+    ['posterior (95% HDI)', 'bootstrap (95%)']
     >>> disp.interval_lines_.get_segments()[0][:, 0].tolist()  # (low, high) of the row
     [0.37, 0.55]
     """

@@ -37,7 +37,7 @@ class PRJointRegionDisplay:
         Threshold of each region (used in the labels).
     curve_recall, curve_precision : array of shape (n_points,), optional
         An empirical PR curve drawn under the regions (steps).
-    level : float, optional
+    confidence_level : float, optional
         Probability of the regions (for the legend).
     method : str or sequence of str, optional
         Name of the method (for the legend), one for all regions or one per region.
@@ -77,7 +77,7 @@ class PRJointRegionDisplay:
         thresholds=None,
         curve_recall=None,
         curve_precision=None,
-        level=None,
+        confidence_level=None,
         method=None,
         name=None,
     ):
@@ -100,7 +100,7 @@ class PRJointRegionDisplay:
         self.curve_recall = optional_1d(curve_recall, "curve_recall")
         self.curve_precision = optional_1d(curve_precision, "curve_precision")
         check_same_length(curve_recall=self.curve_recall, curve_precision=self.curve_precision)
-        self.level = level
+        self.confidence_level = confidence_level
         if not (method is None or isinstance(method, str)):
             method = [str(m) for m in method]
             if len(method) != len(self.boundaries):
@@ -136,7 +136,8 @@ class PRJointRegionDisplay:
             self.line_ = plot_empirical_pr(
                 ax, self.curve_recall, self.curve_precision, name or "empirical", curve_kw
             )
-        base = "region" if self.level is None else f"{percent(self.level)} region"
+        level = self.confidence_level
+        base = "region" if level is None else f"{percent(level)} region"
         methods = self.method
         if methods is None or isinstance(methods, str):
             methods = [methods] * len(self.boundaries)
@@ -185,7 +186,7 @@ class PRJointRegionDisplay:
             thresholds=[r.threshold for r in regions],
             curve_recall=curve_r,
             curve_precision=curve_p,
-            level=regions[0].level,
+            confidence_level=regions[0].confidence_level,
             method=[r.method for r in regions],
             name=name,
         )

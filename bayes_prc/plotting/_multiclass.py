@@ -74,7 +74,7 @@ class PerClassAPDisplay:
         self.ci_prob = ci_prob
 
     @classmethod
-    def from_posterior(cls, ovr, y_true=None, y_score=None, *, ci_prob=0.94, ax=None, **kwargs):
+    def from_posterior(cls, ovr, y_true=None, y_score=None, *, ci_prob=0.95, ax=None, **kwargs):
         """Summarize an :class:`~bayes_prc.bayes.OvRPosterior` and plot it.
 
         The intervals and medians are :meth:`~bayes_prc.bayes.OvRPosterior.ap_summary`'s;

@@ -117,7 +117,7 @@ def _bayesian_weights(selection, rng, n_draws):
     return out
 
 
-def compare_pool(score_a, score_b, selection, y_labels, *, rope=None, ci_prob=0.9,
+def compare_pool(score_a, score_b, selection, y_labels, *, rope=None, ci_prob=0.95,
                  n_resamples=2000, random_seed=None):  # fmt: skip
     r"""Compare two classifiers' pool AP on one labelled selection (``AP_B - AP_A``).
 
@@ -145,7 +145,7 @@ def compare_pool(score_a, score_b, selection, y_labels, *, rope=None, ci_prob=0.
         Labels of the selected items, aligned with ``selection.indices``.
     rope : (float, float), optional
         Region of practical equivalence of ``AP_B - AP_A``, e.g. ``(-0.01, 0.01)``.
-    ci_prob : float, default 0.9
+    ci_prob : float, default 0.95
         Probability of the bootstrap interval.
     n_resamples : int, default 2000
         Bootstrap replicates, and posterior draws of the Bayesian bootstrap.

@@ -125,7 +125,7 @@ def _summary(stats_, budgets, suffix):
     }
 
 
-def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=0.9,
+def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=0.95,
                 recall=0.5, n_replicates=50, draws=250, prevalence=None, separation=2.0,
                 progressbar=None, random_seed=None):  # fmt: skip
     r"""Expected width of the pool-AP credible interval for each labelling budget.
@@ -182,7 +182,7 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
     strategy : {"stratified", "random", "importance"}, default "stratified"
         Strategy of the fresh selections (and of the extension, which is only simulated
         when the pilot has this strategy).
-    ci_prob : float, default 0.9
+    ci_prob : float, default 0.95
         Probability of the planned intervals.
     recall : float in (0, 1), default 0.5
         Recall at which the width of the precision interval is reported too.

@@ -215,7 +215,7 @@ def _coverage(n_sets, rng):
         y[0], y[1] = 1, 0
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            r = compare_classifiers(y, a, b, confidence_level=0.9, draws=500, chains=2,
+            r = compare_classifiers(y, a, b, ci_prob=0.9, draws=500, chains=2,
                                     random_seed=rng)  # fmt: skip
         hits += r.low <= diff <= r.high
     return hits / n_sets

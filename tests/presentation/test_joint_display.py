@@ -76,5 +76,7 @@ def test_constructor_checks():
         PRJointRegionDisplay([0.5], [0.5], [square], method=["a", "b"])
     with pytest.raises(ValueError, match="`regions` is empty"):
         PRJointRegionDisplay.from_regions([])
-    disp = PRJointRegionDisplay([0.5], [0.4], [square], level=0.9, method="profile").plot()
+    disp = PRJointRegionDisplay(
+        [0.5], [0.4], [square], confidence_level=0.9, method="profile"
+    ).plot()
     assert disp.regions_[0].get_label() == "90% region (profile)"

@@ -348,7 +348,7 @@ def test_ap_forest_rows_are_the_intervals_passed_in(post, data, ax):
     assert all(seg[0, 1] == seg[1, 1] for seg in segs) and max(ys) < 0
     labels = [t.get_text() for t in disp.ax_.get_yticklabels()]
     assert labels == [
-        "posterior (94% HDI)",
+        "posterior (95% HDI)",
         "logit (95%)",
         "wald (90%)",
         "bootstrap (95%)",

@@ -438,7 +438,7 @@ def test_fit_objects(bimodal_case):
     np.testing.assert_allclose(ap.values, fit.model.average_precision())
     band = fit.pr_band()
     assert sorted(band.data_vars) == ["lower", "median", "upper"]
-    assert band.sizes["recall"] == 201 and band.attrs["ci_prob"] == 0.94
+    assert band.sizes["recall"] == 201 and band.attrs["ci_prob"] == 0.95
     assert np.all(band["lower"] <= band["median"]) and np.all(band["median"] <= band["upper"])
     simultaneous = fit.pr_band(recall=[0.2, 0.5], kind="simultaneous", ci_prob=0.9)
     assert np.all(simultaneous["lower"] <= band.sel(recall=[0.2, 0.5])["upper"])

@@ -104,7 +104,7 @@ def test_same_seed_same_draws(rng, method):
 
 def test_level_keywords(rng):
     y, a, b = simulate(rng, n=200)
-    r90 = compare_classifiers(y, a, b, method="bootstrap", confidence_level=0.9, n_resamples=50)
+    r90 = compare_classifiers(y, a, b, method="bootstrap", ci_prob=0.9, n_resamples=50)
     assert r90.confidence_level == 0.9
     r = compare_classifiers(y, a, b, ci_prob=0.8, draws=100, random_seed=1)
     assert r.ci_prob == 0.8
@@ -507,8 +507,7 @@ def test_validation_nan_names_the_score(rng, name):
         ({"rope": ("a", "b")}, r"`rope` must be a pair"),
         ({"recall": 1.0}, r"`recall` must be a number in \(0, 1\); got 1.0"),
         ({"ci_prob": 1.5}, r"`ci_prob` must be a number in \(0, 1\)"),
-        ({"confidence_level": 0}, r"`confidence_level` must be a number in \(0, 1\)"),
-        ({"ci_prob": 0.9, "confidence_level": 0.8}, r"give `ci_prob` or `confidence_level`"),
+        ({"ci_prob": 0}, r"`ci_prob` must be a number in \(0, 1\)"),
         ({"n_resamples": 0}, r"`n_resamples` must be an integer >= 1; got 0"),
         ({"draws": 2.5}, r"`draws` must be an integer >= 1; got 2.5"),
         ({"random_seed": "x"}, r"`random_seed` must be"),

@@ -85,7 +85,7 @@ def test_paired_delong_equals_textbook(rng):
 def test_metric_roc_auc_defaults_to_delong(rng):
     y, a, b = simulate(rng, n=120)
     r1 = compare_classifiers(y, a, b, metric="roc_auc")
-    r2 = compare_classifiers(y, a, b, metric="roc_auc", method="delong", confidence_level=0.95)
+    r2 = compare_classifiers(y, a, b, metric="roc_auc", method="delong", ci_prob=0.95)
     assert r1.method == "delong" and (r1.p_value, r1.low) == (r2.p_value, r2.low)
 
 

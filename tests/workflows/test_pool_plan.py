@@ -35,7 +35,7 @@ def test_structure_seed_and_pilot_accounting(rng):
     assert list(a["n_new"]) == [0, 200]  # the pilot's labels count
     # the fresh prediction and the extended one
     assert set(COLUMNS) | set(EXTENDED) | {"n_new"} == set(a.columns)
-    assert a.attrs["n_pilot"] == 100 and a.attrs["ci_prob"] == 0.9 and a.attrs["extended"]
+    assert a.attrs["n_pilot"] == 100 and a.attrs["ci_prob"] == 0.95 and a.attrs["extended"]
     for col in ("ap_width", "ap_width_extended"):
         assert ((a[col] > 0) & (a[col] < 1)).all()
     # at the pilot's own budget every extended replicate refits the same pilot labels
