@@ -58,7 +58,7 @@ def average_precision_score(y_true, y_score, **kwargs):
 @functools.wraps(empirical.auc_pr)
 def auc_pr(y_true, y_score, *, estimator="average_precision", **kwargs):
     if _any_dask(y_true, y_score):
-        empirical._check_estimator(estimator)  # before the binned path's own message
+        empirical.check_auc_pr_estimator(estimator)  # before the binned path's own message
         from .scale import _dask_auc_pr
 
         return _dask_auc_pr(y_true, y_score, estimator=estimator, **kwargs)

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ._core import check_choice, check_probability
-from .empirical import Ranked, _pr_from_counts, as_ranked, roc_auc_score
+from .empirical import Ranked, as_ranked, pr_from_counts, roc_auc_score
 from .frequentist._bands import _recall_targets
 from .frequentist._results import IntervalResult, _frozen
 
@@ -143,7 +143,7 @@ def _tpr_at_fpr(r, grid):
 
 def _fold_ap(r):
     """AP summed over the curve in scikit-learn's order (bit for bit its value)."""
-    precision, recall, _ = _pr_from_counts(*r.counts, warn=False)
+    precision, recall, _ = pr_from_counts(*r.counts, warn=False)
     return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
 
 

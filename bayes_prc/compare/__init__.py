@@ -223,7 +223,7 @@ def compare_intervals(
     >>> list(auc.index)[:3], auc.attrs["recommended"]
     (['delong', 'delong_logit', 'hanley_mcneil'], 'semiparametric_eti')
     """
-    from ..empirical import _auc_pr_validated
+    from ..empirical import auc_pr_validated
     from ..frequentist import ap_interval
 
     ci_prob = _check_ci_prob(ci_prob)
@@ -258,7 +258,7 @@ def compare_intervals(
         both = 0 < n_pos < len(is_pos)
         attrs["empirical_estimate"] = roc_auc_score(ranked, None) if both else np.nan
     else:
-        attrs["empirical_estimate"] = _auc_pr_validated(is_pos, score, None, estimator)
+        attrs["empirical_estimate"] = auc_pr_validated(is_pos, score, None, estimator)
     attrs["separated"] = _separated(is_pos, score)
     fits = {}
     for method, seed in zip(methods, seeds[: len(methods)], strict=True):

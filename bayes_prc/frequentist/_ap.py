@@ -15,7 +15,7 @@ from .._core import (
     check_progressbar,
     check_random_state,
 )
-from ..empirical import AUC_PR_ESTIMATORS, _auc_pr_validated, as_ranked, auc_pr
+from ..empirical import AUC_PR_ESTIMATORS, as_ranked, auc_pr, auc_pr_validated
 from ..exceptions import UndefinedMetricWarning
 from ._engine import _Bins, _prepare, _replicates
 from ._jackknife import _jackknife_strata, bca_interval, percentile_interval
@@ -312,7 +312,7 @@ def ap_interval(
         fold = _stratified_folds(is_pos, n_folds, rng)
         folds = np.array(
             [
-                _auc_pr_validated(is_pos[fold == f], score[fold == f], None, estimator)
+                auc_pr_validated(is_pos[fold == f], score[fold == f], None, estimator)
                 for f in range(n_folds)
             ]
         )
