@@ -24,13 +24,13 @@ __all__ = ["compute_pool_report", "pool_report"]
 def compute_pool_report(y_score, selection, y_labels, *, ci_prob=0.9, random_seed=None,
                         n_resamples=2000, plan=True, plan_replicates=6, progressbar=False):  # fmt: skip
     """Every number of the pool report, as a dict (see :func:`pool_report`)."""
+    from .._core import check_selected_labels
     from ..bayes._pool import fit_pool
-    from ..frequentist._design import _check_labels
-    from ..frequentist._design_estimates import design_ap_interval
+    from ..frequentist import design_ap_interval
     from ..pool._plan import budget_for_width, plan_labels
 
     rng = np.random.default_rng(random_seed)
-    y = _check_labels(y_labels, selection.indices.size)
+    y = check_selected_labels(y_labels, selection.indices.size)
     notes = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -28,7 +28,7 @@ import xarray as xr
 from scipy import special
 
 from .._core import check_choice, check_int, check_probability, check_random_state
-from ..frequentist._design import check_selection
+from ..frequentist import check_selection
 from ._common import DEFAULT_RECALL, cap_summary_ess, check_unit_grid, simultaneous_band
 from ._idata import SAMPLE_DIMS
 from ._pool_model import (

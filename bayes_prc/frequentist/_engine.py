@@ -255,7 +255,7 @@ def _replicates(bins, estimator, n_resamples, kind, rng, block, progressbar, lab
     return np.clip(out, 0.0, 1.0, out=out)
 
 
-def _paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall=None):
+def paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall=None):
     """AP (and precision at ``recall``) of two classifiers of the same items, paired.
 
     ``ranked_a`` and ``ranked_b`` hold the same labels; every replicate applies the same

@@ -60,7 +60,7 @@ from .._core import (
 from .._core.transforms import check_transform, transform_scores
 from ..empirical import Ranked, average_precision_score, precision_at_recall
 from ..exceptions import BayesPRCWarning
-from ..frequentist._engine import _paired_replicates
+from ..frequentist import paired_replicates
 from ..intervals import IntervalResult
 from ..pool._compare import compare_on_selection
 from ._tests import METRICS, check_metric_method, frequentist_fields
@@ -541,7 +541,7 @@ def compare_classifiers(
                   "diagnostics": fit.diagnostics, "idata": fit.idata}  # fmt: skip
     else:
         kind = "stratified" if method == "bootstrap" else "bayesian"
-        reps = _paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall)
+        reps = paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall)
         ap_a_d, ap_b_d = reps[0], reps[1]
         prec_a_d, prec_b_d = (reps[2], reps[3]) if recall is not None else (None, None)
 

@@ -26,12 +26,14 @@ Examples
 
 from ..bayes._pool import PoolPosterior, fit_pool
 from ..bayes._pool_model import PoolPriors
-from ..frequentist._design import SELECTION_STRATEGIES, LabelSelection, select_labels
-from ..frequentist._design_estimates import (
+from ..frequentist import (
     DESIGN_INTERVAL_METHODS,
+    SELECTION_STRATEGIES,
     DesignInterval,
+    LabelSelection,
     design_ap_interval,
     design_threshold_interval,
+    select_labels,
 )
 from ._compare import PoolComparison, compare_pool
 from ._plan import budget_for_width, plan_labels

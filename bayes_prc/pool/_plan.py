@@ -32,6 +32,7 @@ from .._core import (
     Progress,
     check_choice,
     check_int,
+    check_pool_scores,
     check_probability,
     check_progressbar,
     check_random_state,
@@ -40,12 +41,7 @@ from ..bayes._pool import fit_pool
 from ..bayes._pool_model import basis, pool_u
 from ..empirical import average_precision_score
 from ..exceptions import ConvergenceWarning
-from ..frequentist._design import (
-    SELECTION_STRATEGIES,
-    _check_scores,
-    check_selection,
-    select_labels,
-)
+from ..frequentist import SELECTION_STRATEGIES, check_selection, select_labels
 
 __all__ = ["plan_labels"]
 
@@ -250,7 +246,7 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
     """
     import pandas as pd
 
-    score = _check_scores(y_score)
+    score = check_pool_scores(y_score)
     n_pool = score.shape[0]
     check_choice(strategy, "strategy", SELECTION_STRATEGIES)
     level = check_probability(ci_prob, "ci_prob")
