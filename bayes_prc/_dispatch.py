@@ -83,7 +83,7 @@ def _fit_dask(core, y_true, y_score, options):
     The rank-based models (which sort the scores) and the invalid choices go to the
     core, which raises its own error before reading any data.
     """
-    from .bayes._fit import AUTO_METHOD
+    from .bayes import AUTO_METHOD
 
     bound = inspect.signature(core).bind(y_true, y_score, **options)
     bound.apply_defaults()

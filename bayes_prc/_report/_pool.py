@@ -25,7 +25,7 @@ def compute_pool_report(y_score, selection, y_labels, *, ci_prob=0.9, random_see
                         n_resamples=2000, plan=True, plan_replicates=6, progressbar=False):  # fmt: skip
     """Every number of the pool report, as a dict (see :func:`pool_report`)."""
     from .._core import check_selected_labels
-    from ..bayes._pool import fit_pool
+    from ..bayes import fit_pool
     from ..frequentist import design_ap_interval
     from ..pool._plan import budget_for_width, plan_labels
 

@@ -530,7 +530,7 @@ def compare_classifiers(
             if not check.passed:
                 warnings.warn(check.verdict, BayesPRCWarning, stacklevel=2)
         else:
-            from ..bayes._paired import fit_paired_posterior
+            from ..bayes import fit_paired_posterior
 
             fit = fit_paired_posterior(is_pos, a, b, transform=transform, **kw)
         ap_a_d, ap_b_d = fit.ap_a, fit.ap_b

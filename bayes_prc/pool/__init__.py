@@ -24,8 +24,7 @@ Examples
 >>> exact = bp.average_precision_score(y, s)
 """
 
-from ..bayes._pool import PoolPosterior, fit_pool
-from ..bayes._pool_model import PoolPriors
+from ..bayes import PoolPosterior, PoolPriors, fit_pool
 from ..frequentist import (
     DESIGN_INTERVAL_METHODS,
     SELECTION_STRATEGIES,

@@ -37,8 +37,7 @@ from .._core import (
     check_progressbar,
     check_random_state,
 )
-from ..bayes._pool import fit_pool
-from ..bayes._pool_model import basis, pool_u
+from ..bayes import calibration_basis, fit_pool, pool_normal_scores
 from ..empirical import average_precision_score
 from ..exceptions import ConvergenceWarning
 from ..frequentist import SELECTION_STRATEGIES, check_selection, select_labels
@@ -270,7 +269,9 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
         log_slopes = post.idata["posterior"]["log_slopes"].values
         slopes = np.exp(log_slopes.reshape(alpha.size, -1))
         floor = post.idata["posterior"]["floor"].values.reshape(-1)
-        h = basis(pool_u(score.astype(np.float64)), post.knots, post.anchor)  # (n, K + 1)
+        h = calibration_basis(
+            pool_normal_scores(score.astype(np.float64)), post.knots, post.anchor
+        )  # (n, K + 1)
         model = f"posterior of fit_pool on the pilot ({n_pilot} labels)"
     else:
         if prevalence is None:

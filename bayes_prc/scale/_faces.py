@@ -121,10 +121,9 @@ def _dask_auc_pr(
 
 def _dask_fit_binormal(y_true, y_score, *, transform=None, priors=None, pos_label=None, **options):
     """:func:`bayes_prc.fit_binormal` for dask input: one pass, then the usual posterior."""
-    from ..bayes._fit import _check_fit_options, _fit_from_statistics
-    from ..bayes._priors import ClassStats
+    from ..bayes import ClassStats, check_fit_options, fit_from_statistics
 
-    priors = _check_fit_options(
+    priors = check_fit_options(
         transform,
         options["method"],
         options["draws"],
@@ -150,7 +149,7 @@ def _dask_fit_binormal(y_true, y_score, *, transform=None, priors=None, pos_labe
         ClassStats(st.n, (st.mean - location) / scale, st.ss / scale**2)
         for st in (raw_neg, raw_pos)
     ]
-    return _fit_from_statistics(
+    return fit_from_statistics(
         stats[0],
         stats[1],
         location=location,
