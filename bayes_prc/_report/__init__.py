@@ -20,9 +20,10 @@ from pathlib import Path
 
 from ._compute import add_caught_warnings, compute_report
 from ._figures import report_figures
+from ._pool import pool_report
 from ._render import render_html, render_markdown
 
-__all__ = ["report", "build_report"]
+__all__ = ["report", "build_report", "pool_report"]
 
 
 def build_report(

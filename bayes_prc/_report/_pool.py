@@ -27,7 +27,7 @@ def compute_pool_report(y_score, selection, y_labels, *, ci_prob=0.9, random_see
     from .._core import check_selected_labels
     from ..bayes import fit_pool
     from ..frequentist import design_ap_interval
-    from ..pool._plan import budget_for_width, plan_labels
+    from ..pool import budget_for_width, plan_labels
 
     rng = np.random.default_rng(random_seed)
     y = check_selected_labels(y_labels, selection.indices.size)

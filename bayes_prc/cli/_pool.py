@@ -207,7 +207,7 @@ def run_pool_report(args, output):
         raise CLIError(f"{args.file}: {labelled.size} labelled rows; a pool report needs more")
     y = parse_labels(raw[labelled], args.pos_label)
     selection = selection_from_columns(scores, labelled, pi, strata)
-    from .._report._pool import pool_report
+    from .._report import pool_report
 
     return pool_report(
         scores, selection, y, output, title=args.title or f"Pool report: {Path(args.file).name}",

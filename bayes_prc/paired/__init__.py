@@ -62,7 +62,7 @@ from ..empirical import Ranked, average_precision_score, precision_at_recall
 from ..exceptions import BayesPRCWarning
 from ..frequentist import paired_replicates
 from ..intervals import IntervalResult
-from ..pool._compare import compare_on_selection
+from ..pool import compare_on_selection
 from ._tests import METRICS, check_metric_method, frequentist_fields
 
 __all__ = ["METHODS", "METRICS", "BAYES_METHODS", "PairedComparison", "compare_classifiers"]

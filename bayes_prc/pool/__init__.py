@@ -34,7 +34,7 @@ from ..frequentist import (
     design_threshold_interval,
     select_labels,
 )
-from ._compare import PoolComparison, compare_pool
+from ._compare import PoolComparison, compare_on_selection, compare_pool
 from ._plan import budget_for_width, plan_labels
 
 __all__ = [
@@ -52,4 +52,6 @@ __all__ = [
     "fit_pool",
     "plan_labels",
     "select_labels",
+    # helper of bayes_prc.paired
+    "compare_on_selection",
 ]
