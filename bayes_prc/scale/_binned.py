@@ -388,8 +388,20 @@ def _up(x, digits=2):
     return f"{np.ceil(x / step) * step:.{digits}g}"
 
 
-def _interval_text(res, decimals=6):
-    """``[ap_low, ap_high]`` rounded outwards, so that the printed interval still holds."""
+def ap_bounds_text(res, decimals=6):
+    """``[ap_low, ap_high]`` as text, rounded outwards so that the printed interval still holds.
+
+    Parameters
+    ----------
+    res : BinnedPRCurve
+        A binned curve (:func:`binned_pr_curve`).
+    decimals : int, default 6
+        Decimals printed.
+
+    Returns
+    -------
+    str
+    """
     scale_ = 10.0**decimals
     low = np.floor(res.ap_low * scale_) / scale_
     high = np.ceil(res.ap_high * scale_) / scale_
