@@ -187,7 +187,7 @@ def pool_report(y_score, selection, y_labels, path, *, title=None, source=None,
     """
     from pathlib import Path
 
-    from . import _atomic_write
+    from ._render import _atomic_write
 
     path = Path(path)
     if path.exists() and not force:
