@@ -185,10 +185,6 @@ def compare_on_selection(y_true, score_a, score_b, selection, *, rope, level, n_
     ``compare_classifiers``), ``score_a`` / ``score_b`` the two models' pool scores;
     ``rope`` and ``level`` come validated. ``unsupported`` maps the names of
     ``compare_classifiers``'s options that do not apply here to whether they were set.
-
-    Returns
-    -------
-    PoolComparison
     """
     given = [k for k, v in unsupported.items() if v]
     if given:
