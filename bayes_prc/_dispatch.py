@@ -40,28 +40,28 @@ def _any_dask(y_true, y_score):
 @functools.wraps(empirical.precision_recall_curve)
 def precision_recall_curve(y_true, y_score, **kwargs):
     if _any_dask(y_true, y_score):
-        from .scale import _dask_precision_recall_curve
+        from .scale import dask_precision_recall_curve
 
-        return _dask_precision_recall_curve(y_true, y_score, **kwargs)
+        return dask_precision_recall_curve(y_true, y_score, **kwargs)
     return empirical.precision_recall_curve(y_true, y_score, **kwargs)
 
 
 @functools.wraps(empirical.average_precision_score)
 def average_precision_score(y_true, y_score, **kwargs):
     if _any_dask(y_true, y_score):
-        from .scale import _dask_average_precision_score
+        from .scale import dask_average_precision_score
 
-        return _dask_average_precision_score(y_true, y_score, **kwargs)
+        return dask_average_precision_score(y_true, y_score, **kwargs)
     return empirical.average_precision_score(y_true, y_score, **kwargs)
 
 
 @functools.wraps(empirical.auc_pr)
 def auc_pr(y_true, y_score, *, estimator="average_precision", **kwargs):
     if _any_dask(y_true, y_score):
-        empirical._check_estimator(estimator)  # before the binned path's own message
-        from .scale import _dask_auc_pr
+        empirical.check_auc_pr_estimator(estimator)  # before the binned path's own message
+        from .scale import dask_auc_pr
 
-        return _dask_auc_pr(y_true, y_score, estimator=estimator, **kwargs)
+        return dask_auc_pr(y_true, y_score, estimator=estimator, **kwargs)
     return empirical.auc_pr(y_true, y_score, estimator=estimator, **kwargs)
 
 
@@ -83,7 +83,7 @@ def _fit_dask(core, y_true, y_score, options):
     The rank-based models (which sort the scores) and the invalid choices go to the
     core, which raises its own error before reading any data.
     """
-    from .bayes._fit import AUTO_METHOD
+    from .bayes import AUTO_METHOD
 
     bound = inspect.signature(core).bind(y_true, y_score, **options)
     bound.apply_defaults()
@@ -93,9 +93,9 @@ def _fit_dask(core, y_true, y_score, options):
     del kwargs["model"], kwargs["n_categories"], kwargs["y_true"], kwargs["y_score"]
     if kwargs["method"] == "auto":
         kwargs["method"] = AUTO_METHOD["parametric"]
-    from .scale import _dask_fit_binormal
+    from .scale import dask_fit_binormal
 
-    return _dask_fit_binormal(y_true, y_score, **kwargs)
+    return dask_fit_binormal(y_true, y_score, **kwargs)
 
 
 def __getattr__(name):

@@ -60,23 +60,22 @@ References
 
 from __future__ import annotations
 
-from .frequentist._engine import average_precision_replicates, bootstrap_replicates
-from .frequentist._jackknife import JACKKNIFE_MAX_PER_CLASS as JACKKNIFE_MAX_PER_CLASS
-from .frequentist._jackknife import (
-    BCaInterval,
-    bca_interval,
-    jackknife_values,
-    percentile_interval,
-)
-from .frequentist._resample import (
+from .frequentist import (
     BOOTSTRAP_KINDS,
     DEFAULT_MEMORY_BUDGET,
+    BCaInterval,
+    average_precision_replicates,
+    bca_interval,
+    bootstrap_replicates,
     dirichlet_weights,
+    jackknife_values,
+    percentile_interval,
     stratified_counts,
     stratified_indices,
     unstratified_indices,
 )
-from .frequentist._resample import BYTES_PER_ITEM as BYTES_PER_ITEM
+from .frequentist import BYTES_PER_ITEM as BYTES_PER_ITEM
+from .frequentist import JACKKNIFE_MAX_PER_CLASS as JACKKNIFE_MAX_PER_CLASS
 
 __all__ = [
     "DEFAULT_MEMORY_BUDGET",

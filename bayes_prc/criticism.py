@@ -47,8 +47,7 @@ from scipy import stats
 
 from ._core import check_int, check_random_state
 from ._core.transforms import transform_scores
-from .bayes._score_model_fit import ScoreModelFit
-from .bayes._score_models import SCORE_MODELS, fit_score_model
+from .bayes import SCORE_MODELS, ScoreModelFit, fit_score_model
 from .empirical import as_ranked
 from .exceptions import BayesPRCWarning
 from .models import NormalMixtureScoreModel, StudentTScoreModel, class_distributions
@@ -542,7 +541,7 @@ def score_ppc(
     >>> bool(ppc2["misfit"]), float(ppc2["p_value"].sel({"class": "pos"}))
     (True, 0.0)
     """
-    from .bayes._posterior import BinormalPosterior
+    from .bayes import BinormalPosterior
 
     n_draws = check_int(n_draws, "n_draws")
     if not (isinstance(threshold, (float, int)) and 0 < threshold < 1):

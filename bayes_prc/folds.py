@@ -34,9 +34,8 @@ from typing import Any
 import numpy as np
 
 from ._core import check_choice, check_probability
-from .empirical import Ranked, _pr_from_counts, as_ranked, roc_auc_score
-from .frequentist._bands import _recall_targets
-from .frequentist._results import IntervalResult, _frozen
+from .empirical import Ranked, as_ranked, pr_from_counts, roc_auc_score
+from .frequentist import IntervalResult, frozen_float_array, recall_target_counts
 
 __all__ = [
     "FOLD_INTERVAL_METHODS",
@@ -127,7 +126,7 @@ def _precision_at_recall(r, grid):
     :func:`bayes_prc.frequentist.bootstrap_pr_band`).
     """
     fps, tps, _ = r.counts
-    targets = _recall_targets(grid, r.n_pos)
+    targets = recall_target_counts(grid, r.n_pos)
     idx = np.searchsorted(tps, targets, side="left")
     return tps[idx] / (tps[idx] + fps[idx])
 
@@ -143,7 +142,7 @@ def _tpr_at_fpr(r, grid):
 
 def _fold_ap(r):
     """AP summed over the curve in scikit-learn's order (bit for bit its value)."""
-    precision, recall, _ = _pr_from_counts(*r.counts, warn=False)
+    precision, recall, _ = pr_from_counts(*r.counts, warn=False)
     return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
 
 
@@ -377,7 +376,7 @@ def fold_ap_interval(
         high=float(np.clip(estimate + half, 0.0, 1.0)),
         confidence_level=level,
         method=method,
-        fold_values=_frozen(values),
+        fold_values=frozen_float_array(values),
         standard_error=se,
         metric=metric,
         n_folds=k,
@@ -582,9 +581,9 @@ def compare_folds(
         scale=scale,
         df=df,
         rho=rho,
-        differences=_frozen(diff),
-        fold_values_a=_frozen(values_a),
-        fold_values_b=_frozen(values_b),
+        differences=frozen_float_array(diff),
+        fold_values_a=frozen_float_array(values_a),
+        fold_values_b=frozen_float_array(values_b),
         metric=metric,
         n_folds=k,
     )

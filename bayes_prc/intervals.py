@@ -38,8 +38,15 @@ References
    LNCS 8190, pp. 451-466. doi:10.1007/978-3-642-40994-3_29.
 """
 
-from .frequentist._proportion import METHODS, logit_interval, proportion_interval, wald_interval
-from .frequentist._results import ConfidenceInterval, IntervalResult, ProportionInterval
+from .frequentist import PROPORTION_METHODS as METHODS
+from .frequentist import (
+    ConfidenceInterval,
+    IntervalResult,
+    ProportionInterval,
+    logit_interval,
+    proportion_interval,
+    wald_interval,
+)
 
 __all__ = [
     "METHODS",

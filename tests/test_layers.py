@@ -260,68 +260,11 @@ def cross_package_private_imports():
     return found
 
 
-# imports still to clean up (issue 26); this list may only shrink
-KNOWN_PRIVATE_IMPORTS = {
-    "bayes_prc._dispatch <- bayes_prc.bayes._fit",
-    "bayes_prc._dispatch <- bayes_prc.scale",
-    "bayes_prc._report._compute <- bayes_prc.compare",
-    "bayes_prc._report._compute <- bayes_prc.compare._auc",
-    "bayes_prc._report._pool <- bayes_prc.bayes._pool",
-    "bayes_prc._report._pool <- bayes_prc.frequentist._design",
-    "bayes_prc._report._pool <- bayes_prc.frequentist._design_estimates",
-    "bayes_prc._report._pool <- bayes_prc.pool._plan",
-    "bayes_prc.bayes._common <- bayes_prc.frequentist._bands",
-    "bayes_prc.bayes._flexible <- bayes_prc.models._common",
-    "bayes_prc.bayes._pool <- bayes_prc.frequentist._design",
-    "bayes_prc.bayes._summaries <- bayes_prc.frequentist._aggregate",
-    "bayes_prc.bootstrap <- bayes_prc.frequentist._engine",
-    "bayes_prc.bootstrap <- bayes_prc.frequentist._jackknife",
-    "bayes_prc.bootstrap <- bayes_prc.frequentist._resample",
-    "bayes_prc.cli <- bayes_prc.scale._binned",
-    "bayes_prc.cli <- bayes_prc.scale._blocks",
-    "bayes_prc.cli <- bayes_prc.scale._options",
-    "bayes_prc.cli._pool <- bayes_prc._report._pool",
-    "bayes_prc.cli._pool <- bayes_prc.frequentist._design",
-    "bayes_prc.compare <- bayes_prc.empirical",
-    "bayes_prc.criticism <- bayes_prc.bayes._posterior",
-    "bayes_prc.criticism <- bayes_prc.bayes._score_model_fit",
-    "bayes_prc.criticism <- bayes_prc.bayes._score_models",
-    "bayes_prc.folds <- bayes_prc.empirical",
-    "bayes_prc.folds <- bayes_prc.frequentist._bands",
-    "bayes_prc.folds <- bayes_prc.frequentist._results",
-    "bayes_prc.frequentist._ap <- bayes_prc.empirical",
-    "bayes_prc.frequentist._engine <- bayes_prc.empirical",
-    "bayes_prc.frequentist._jackknife <- bayes_prc.empirical",
-    "bayes_prc.intervals <- bayes_prc.frequentist._proportion",
-    "bayes_prc.intervals <- bayes_prc.frequentist._results",
-    "bayes_prc.paired <- bayes_prc.bayes._paired",
-    "bayes_prc.paired <- bayes_prc.frequentist._engine",
-    "bayes_prc.paired <- bayes_prc.pool._compare",
-    "bayes_prc.paired._tests <- bayes_prc.frequentist._paired_tests",
-    "bayes_prc.paired._tests <- bayes_prc.frequentist._roc_auc",
-    "bayes_prc.pool <- bayes_prc.bayes._pool",
-    "bayes_prc.pool <- bayes_prc.bayes._pool_model",
-    "bayes_prc.pool <- bayes_prc.frequentist._design",
-    "bayes_prc.pool <- bayes_prc.frequentist._design_estimates",
-    "bayes_prc.pool._compare <- bayes_prc.frequentist._design",
-    "bayes_prc.pool._compare <- bayes_prc.frequentist._design_estimates",
-    "bayes_prc.pool._compare <- bayes_prc.frequentist._results",
-    "bayes_prc.pool._plan <- bayes_prc.bayes._pool",
-    "bayes_prc.pool._plan <- bayes_prc.bayes._pool_model",
-    "bayes_prc.pool._plan <- bayes_prc.frequentist._design",
-    "bayes_prc.scale._binned <- bayes_prc.empirical",
-    "bayes_prc.scale._faces <- bayes_prc.bayes._fit",
-    "bayes_prc.scale._faces <- bayes_prc.bayes._priors",
-    "bayes_prc.scale._stats <- bayes_prc.bayes._priors",
-}
-
-
-def test_no_new_cross_package_private_import():
+def test_no_cross_package_private_import():
     found = cross_package_private_imports()
-    new = sorted(set(found) - set(KNOWN_PRIVATE_IMPORTS))
-    assert not new, (
+    assert not found, (
         "import another package's public names (its __init__), not its private names or "
-        f"modules: {new}"
+        f"modules: {sorted(set(found))}"
     )
 
 

@@ -22,6 +22,8 @@ __all__ = [
     "check_sample_weight",
     "check_random_state",
     "check_binary_target",
+    "check_pool_scores",
+    "check_selected_labels",
     "type_of_target",
     "unique_labels",
     "validate_binary_inputs",
@@ -243,6 +245,51 @@ def check_binary_target(y_true, pos_label=None, name="y_true"):
         pos_label = True if classes.dtype.kind == "b" else 1
     is_pos = y == pos_label
     return np.asarray(is_pos, dtype=bool), pos_label, classes
+
+
+def check_pool_scores(y_score):
+    """The scores of a whole pool as a 1-D array (finite; booleans become integers).
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n_pool,)
+
+    Returns
+    -------
+    ndarray
+    """
+    s = check_finite_scores(check_1d(y_score, "y_score"), "y_score")
+    if s.dtype.kind == "b":
+        s = s.astype(np.int64)
+    return s
+
+
+def check_selected_labels(y_labels, n_selected, *, name="y_labels", pos_label=None):
+    """Positive mask of the selected items' labels, one label per selected item.
+
+    Parameters
+    ----------
+    y_labels : array-like of shape (n_selected,)
+        Binary labels of the selected items, aligned with ``selection.indices``.
+    n_selected : int
+        Number of selected items.
+    name : str, default "y_labels"
+        The caller's parameter name, used in the error messages.
+    pos_label : label, optional
+        The positive label (as for :func:`check_binary_target`).
+
+    Returns
+    -------
+    ndarray of bool
+    """
+    y = check_1d(y_labels, name)
+    if y.shape[0] != n_selected:
+        raise ValueError(
+            f"`{name}` must hold the labels of the selected items, one label per selected "
+            f"item ({n_selected}, aligned with `selection.indices`); got {y.shape[0]} "
+            "labels. Labels for unselected items cannot be used: pass `y[selection.indices]`"
+        )
+    return check_binary_target(y, pos_label, name=name)[0]
 
 
 def validate_binary_inputs(y_true, y_score, *, pos_label=None, sample_weight=None):

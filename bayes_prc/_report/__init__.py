@@ -13,16 +13,15 @@ leaves no partial report.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import warnings
 from pathlib import Path
 
 from ._compute import add_caught_warnings, compute_report
 from ._figures import report_figures
-from ._render import render_html, render_markdown
+from ._pool import pool_report
+from ._render import _atomic_write, render_html, render_markdown
 
-__all__ = ["report", "build_report"]
+__all__ = ["report", "build_report", "pool_report"]
 
 
 def build_report(
@@ -74,26 +73,6 @@ def build_report(
         random_seed=random_seed,
     )
     return html_text, render_markdown(data, title=title, ci_prob=ci_prob)
-
-
-def _atomic_write(path, text, force):
-    path = Path(path)
-    if path.exists() and not force:
-        raise FileExistsError(f"{path} exists; pass force=True (--force) to overwrite it")
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise FileNotFoundError(f"directory {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def report(

@@ -15,13 +15,13 @@ import numpy as np
 
 from .._core import check_random_state
 from ..compare import (
-    _fit,
+    AUC_FREQUENTIST_METHODS,
     compare_bands,
     compare_intervals,
     compare_operating_point,
+    fit_or_reuse,
     recommend_band,
 )
-from ..compare._auc import _AUC_FREQUENTIST
 from ..criticism import compare_score_models, fit_score_models, score_ppc
 from ..empirical import Ranked, as_ranked, average_precision_score, precision_recall_curve
 from ..frequentist import bootstrap_pr_band
@@ -83,13 +83,13 @@ def _fit_shown_model(r, transform, bayes_method, seed, progressbar, model):
     """The Bayesian fit drawn in the figures, and a note when it fell back to parametric."""
     args = (r, None, None, transform, bayes_method, seed, progressbar)
     try:
-        return _fit(*args, model), []
+        return fit_or_reuse(*args, model), []
     except ValueError as err:
         if model == "parametric":
             raise
         note = (f"The rank-based model could not be fit ({err}); the parametric "
                 "binormal model is shown instead.")  # fmt: skip
-        return _fit(*args, "parametric"), [note]
+        return fit_or_reuse(*args, "parametric"), [note]
 
 
 def _score_ppc_pvalues(r, post, seed):
@@ -184,7 +184,7 @@ def compute_report(
             r,
             None,
             metric="roc_auc",
-            methods=_AUC_FREQUENTIST
+            methods=AUC_FREQUENTIST_METHODS
             + tuple(f"{_FAMILY[post.model_type]}_{k}" for k in ("hdi", "eti")),
             ci_prob=ci_prob,
             random_seed=seeds[5],

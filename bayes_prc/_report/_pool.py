@@ -24,13 +24,13 @@ __all__ = ["compute_pool_report", "pool_report"]
 def compute_pool_report(y_score, selection, y_labels, *, ci_prob=0.95, random_seed=None,
                         n_resamples=2000, plan=True, plan_replicates=6, progressbar=False):  # fmt: skip
     """Every number of the pool report, as a dict (see :func:`pool_report`)."""
-    from ..bayes._pool import fit_pool
-    from ..frequentist._design import _check_labels
-    from ..frequentist._design_estimates import design_ap_interval
-    from ..pool._plan import budget_for_width, plan_labels
+    from .._core import check_selected_labels
+    from ..bayes import fit_pool
+    from ..frequentist import design_ap_interval
+    from ..pool import budget_for_width, plan_labels
 
     rng = np.random.default_rng(random_seed)
-    y = _check_labels(y_labels, selection.indices.size)
+    y = check_selected_labels(y_labels, selection.indices.size)
     notes = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -187,7 +187,7 @@ def pool_report(y_score, selection, y_labels, path, *, title=None, source=None,
     """
     from pathlib import Path
 
-    from . import _atomic_write
+    from ._render import _atomic_write
 
     path = Path(path)
     if path.exists() and not force:

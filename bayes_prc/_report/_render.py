@@ -6,6 +6,9 @@ Every user-supplied string (title, file and column names, labels) is HTML-escape
 from __future__ import annotations
 
 import html
+import os
+import tempfile
+from pathlib import Path
 
 import numpy as np
 
@@ -372,3 +375,23 @@ def render_markdown(d, *, title, ci_prob):
         "",
     ]
     return "\n".join(md)
+
+
+def _atomic_write(path, text, force):
+    path = Path(path)
+    if path.exists() and not force:
+        raise FileExistsError(f"{path} exists; pass force=True (--force) to overwrite it")
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise FileNotFoundError(f"directory {directory} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -6,14 +6,26 @@ import PyMC, and only inside the functions that build or sample a model;
 """
 
 from ._contaminated import ContaminatedPriors
-from ._fit import fit_binormal
+from ._fit import AUTO_METHOD, check_fit_options, fit_binormal, fit_from_statistics
 from ._fitcheck import FitCheck, fit_check
 from ._flexible import FlexiblePriors
 from ._joint_rank import JointFitCheck, JointRankPriors
 from ._joint_rank_model import fit_joint_rank_posterior
 from ._multiclass import OvRPosterior, fit_binormal_ovr
+from ._paired import fit_paired_posterior
+
+# the pool model: public path bayes_prc.pool (`name as name`: importable here)
+from ._pool import PoolPosterior as PoolPosterior
+from ._pool import fit_pool as fit_pool
+from ._pool_model import PoolPriors as PoolPriors
+from ._pool_model import calibration_basis, pool_normal_scores
 from ._posterior import BinormalPosterior
-from ._priors import BinormalPriors
+from ._priors import BinormalPriors, ClassStats
+
+# the score models: public path bayes_prc.criticism (`name as name`: importable here)
+from ._score_model_fit import ScoreModelFit as ScoreModelFit
+from ._score_models import SCORE_MODELS as SCORE_MODELS
+from ._score_models import fit_score_model
 from ._semiparametric import SemiparametricPriors
 from ._summaries import averaged_pr_band
 
@@ -32,4 +44,13 @@ __all__ = [
     "OvRPosterior",
     "fit_binormal",
     "fit_binormal_ovr",
+    # helpers of the layers above (criticism, paired, pool, scale, _dispatch)
+    "AUTO_METHOD",
+    "ClassStats",
+    "calibration_basis",
+    "check_fit_options",
+    "fit_from_statistics",
+    "fit_paired_posterior",
+    "fit_score_model",
+    "pool_normal_scores",
 ]

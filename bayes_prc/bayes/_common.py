@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from ..exceptions import ConvergenceWarning
-from ..frequentist._bands import simultaneous_band
+from ..frequentist import simultaneous_band
 
 __all__ = [
     "DEFAULT_RECALL",

@@ -178,7 +178,7 @@ def fit_binormal(
             "`method`='laplace' is the fast sampler of model='semiparametric'; the "
             "parametric model uses 'exact' (or 'nuts')"
         )
-    priors = _check_fit_options(transform, method, draws, chains, ci_prob, priors)
+    priors = check_fit_options(transform, method, draws, chains, ci_prob, priors)
     ranked = as_ranked(y_true, y_score, pos_label=pos_label)
     is_pos, score = ranked.is_pos, ranked.y_score
     n_pos = int(is_pos.sum())
@@ -196,7 +196,7 @@ def fit_binormal(
     z = (t - location) / scale
     stats_neg, stats_pos = sufficient_statistics(z, is_pos)
     ordinal = ordinal_categories(is_pos, score) if 0 < n_pos < is_pos.size else None
-    posterior = _fit_from_statistics(
+    posterior = fit_from_statistics(
         stats_neg,
         stats_pos,
         location=location,
@@ -321,7 +321,7 @@ def _prepare_rank_data(
             "`method`='exact' needs model='parametric' (only the parametric model has a "
             f"closed-form posterior); the {model} model uses 'laplace' or 'nuts'"
         )
-    _check_fit_options(transform, method, draws, chains, ci_prob, None)
+    check_fit_options(transform, method, draws, chains, ci_prob, None)
     if n_categories is not None:
         check_int(n_categories, "n_categories", minimum=2)
     if is_dask(y_true) or is_dask(y_score):
@@ -349,7 +349,7 @@ def _prepare_rank_data(
     return is_pos, score, ordinal_categories(is_pos, score, n_categories)
 
 
-def _check_fit_options(transform, method, draws, chains, ci_prob, priors):
+def check_fit_options(transform, method, draws, chains, ci_prob, priors):
     """Validate the data-independent options of :func:`fit_binormal`; returns the priors."""
     check_transform(transform)
     check_choice(method, "method", METHODS)
@@ -359,7 +359,7 @@ def _check_fit_options(transform, method, draws, chains, ci_prob, priors):
     return BinormalPriors.from_any(priors)
 
 
-def _fit_from_statistics(
+def fit_from_statistics(
     stats_neg,
     stats_pos,
     *,

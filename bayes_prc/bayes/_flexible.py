@@ -65,8 +65,12 @@ import numpy as np
 from scipy import special
 
 from ..exceptions import ConvergenceWarning
-from ..models import NormalMixtureScoreModel
-from ..models._common import _expand, _extra_ndim, _logit_precision
+from ..models import (
+    NormalMixtureScoreModel,
+    expand_to_draws,
+    logit_precision_from_logs,
+    threshold_extra_ndim,
+)
 from ._flexible_points import FlexibleOperatingPoints
 from ._laplace import fd_mode, fd_neg_hessian, psis, systematic, t_draws, tempered_smc
 from ._ordinal import bin_log_probs
@@ -338,15 +342,18 @@ class FlexibleROCModel(FlexibleOperatingPoints, NormalMixtureScoreModel):
     def recall(self, threshold, per_draw=False):
         """Recall at latent thresholds (``per_draw``: shape ``batch_shape + extra``)."""
         t = np.asarray(threshold, dtype=np.float64)
-        return np.exp(self._pos.log_sf(t, _extra_ndim(self.batch_shape, t, per_draw)))
+        return np.exp(self._pos.log_sf(t, threshold_extra_ndim(self.batch_shape, t, per_draw)))
 
     def precision(self, threshold, prevalence=None, per_draw=False):
         """Precision at latent thresholds (``per_draw`` as for :meth:`recall`)."""
         t = np.asarray(threshold, dtype=np.float64)
-        k = _extra_ndim(self.batch_shape, t, per_draw)
-        lp = _expand(self._logit_prevalence(prevalence), k)
-        z = _logit_precision(
-            lp, self._pos.log_sf(t, k), self._neg.log_sf(t, k), _expand(self._tail_limit(), k)
+        k = threshold_extra_ndim(self.batch_shape, t, per_draw)
+        lp = expand_to_draws(self._logit_prevalence(prevalence), k)
+        z = logit_precision_from_logs(
+            lp,
+            self._pos.log_sf(t, k),
+            self._neg.log_sf(t, k),
+            expand_to_draws(self._tail_limit(), k),
         )
         return special.expit(z)
 

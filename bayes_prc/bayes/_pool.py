@@ -28,13 +28,13 @@ import xarray as xr
 from scipy import special
 
 from .._core import check_choice, check_int, check_probability, check_random_state
-from ..frequentist._design import check_selection
+from ..frequentist import check_selection
 from ._common import DEFAULT_RECALL, cap_summary_ess, check_unit_grid, simultaneous_band
 from ._idata import SAMPLE_DIMS
 from ._pool_model import (
     PoolData,
     PoolPriors,
-    pool_u,
+    pool_normal_scores,
     prevalence_estimate,
     rate,
     sample_pool_laplace,
@@ -144,7 +144,9 @@ class PoolBins:
 def pool_bins(y_score, indices, is_pos):
     """:class:`PoolBins` of a pool (for tests and the workflow layer)."""
     score = np.asarray(y_score, dtype=np.float64)
-    return PoolBins(score, pool_u(score), np.asarray(indices), np.asarray(is_pos, float))
+    return PoolBins(
+        score, pool_normal_scores(score), np.asarray(indices), np.asarray(is_pos, float)
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -475,7 +477,7 @@ def fit_pool(y_score, selection, y_labels, *, method="laplace", priors=None, dra
     draws, chains = check_int(draws, "draws"), check_int(chains, "chains")
     ci_prob = check_probability(ci_prob, "ci_prob")
     rng = check_random_state(random_seed)
-    u_pool = pool_u(score.astype(np.float64))
+    u_pool = pool_normal_scores(score.astype(np.float64))
     prevalence = prevalence_estimate(is_pos, selection.inclusion_prob, selection.n_pool)
     data = PoolData(u_pool, np.asarray(selection.indices), is_pos, priors.n_knots,
                     prevalence=prevalence, floor_share=priors.floor_share)  # fmt: skip

@@ -118,14 +118,41 @@ class PoolPriors(_Priors):
             raise ValueError(f"`priors.floor_share` must be in [0, 1); got {self.floor_share!r}")
 
 
-def pool_u(score):
-    """``Phi^-1((rank - 1/2) / N)`` of each pool score (average ranks for ties)."""
+def pool_normal_scores(score):
+    """Normal scores of a pool: ``Phi^-1((rank - 1/2) / N)`` of each score.
+
+    The pool calibration model's scale ``u`` (average ranks for ties).
+
+    Parameters
+    ----------
+    score : ndarray of shape (N,)
+        Scores of the whole pool.
+
+    Returns
+    -------
+    ndarray of shape (N,)
+    """
     n = score.shape[0]
     return special.ndtri((stats.rankdata(score, method="average") - 0.5) / n)
 
 
-def basis(u, knots, anchor):
-    """Segment lengths between ``anchor`` and ``u``: shape ``u.shape + (K + 1,)``."""
+def calibration_basis(u, knots, anchor):
+    """Piecewise-linear basis of the calibration model: segment lengths from ``anchor``.
+
+    Parameters
+    ----------
+    u : array-like
+        Points on the model's scale (:func:`pool_normal_scores`).
+    knots : ndarray of shape (K,)
+        Increasing knots, splitting the line into ``K + 1`` segments.
+    anchor : float
+        The point where the calibration curve takes its intercept.
+
+    Returns
+    -------
+    ndarray of shape ``u.shape + (K + 1,)``
+        Signed length of each segment between ``anchor`` and ``u``.
+    """
     e = np.concatenate([[-np.inf], knots, [np.inf]])
     lo, hi = e[:-1], e[1:]
     u = np.asarray(u, dtype=np.float64)[..., None]
@@ -160,13 +187,13 @@ class PoolData:
         levels = np.arange(1, n_knots + 1) / (n_knots + 1)
         self.knots = np.unique(np.quantile(self.u, levels))
         self.anchor = float(np.median(self.u))
-        self.h = basis(self.u, self.knots, self.anchor)  # (n, K + 1)
+        self.h = calibration_basis(self.u, self.knots, self.anchor)  # (n, K + 1)
         self.has_floor = floor_share > 0
         self.floor_loc = float(special.logit(floor_share * prevalence)) if self.has_floor else None
 
     def f(self, alpha, log_slopes, u):
         """``f(u)`` per draw: ``alpha`` (S,), ``log_slopes`` (S, K + 1) -> (S,) + u.shape."""
-        b = basis(u, self.knots, self.anchor)
+        b = calibration_basis(u, self.knots, self.anchor)
         return alpha[..., None] + np.exp(log_slopes) @ b.reshape(-1, b.shape[-1]).T
 
     def split(self, theta):

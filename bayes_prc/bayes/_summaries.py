@@ -172,7 +172,7 @@ def _binned_test_curve(model, n_test, rng, r_grid):
     """
     from scipy import special
 
-    from ..frequentist._aggregate import multinomial_rows
+    from ..frequentist import multinomial_rows
 
     prevalence = float(model.prevalence)
     for _ in range(1000):

@@ -203,10 +203,10 @@ def _read_dask(args):
     if not str(path).lower().endswith((".parquet", ".pq")) and not Path(path).is_dir():
         raise CLIError(f"--dask reads Parquet (a .parquet file or a directory); got {path}")
     try:
-        from ..scale import read_parquet
+        from ..scale import distinct_labels, read_parquet
 
         y_raw, s = read_parquet(path, label=args.label, score=args.score)
-        values = _label_values(y_raw)
+        values = distinct_labels(y_raw)
     except ImportError:
         raise CLIError("--dask needs dask: pip install 'bayes_prc[dask]'") from None
     flags = parse_labels(np.asarray([str(v) for v in values.tolist()]), args.pos_label)
@@ -214,59 +214,27 @@ def _read_dask(args):
     return y_raw == positive, s.astype(np.float64)
 
 
-def _label_values(y):
-    """Distinct values of a dask label array (at most ``_MAX_LABELS + 1`` of them)."""
-    from ..scale._blocks import _Blocks, _map_reduce, _merge_checks
-
-    blocks = _Blocks([(b, b) for b in y.to_delayed().ravel().tolist()], True, None, y.dtype)
-    info = _map_reduce(blocks, _labels_block, _merge_checks)
-    values = info["labels"]
-    if info["many_labels"]:
-        values = np.concatenate([values, values[-1:]])  # "more than two" is all that counts
-    return values
-
-
-def _labels_block(y, s, i):
-    from ..scale._blocks import _MAX_LABELS, _distinct
-
-    y = np.asarray(y)
-    labels = _distinct(y)
-    return {
-        "n": int(y.shape[0]),
-        "labels": labels[:_MAX_LABELS],
-        "many_labels": labels.size > _MAX_LABELS,
-        "mismatch": None,
-        "bad": None,
-    }
-
-
 def _in_memory(y, s, what):
     """Numpy arrays of the ``--dask`` input for the in-memory commands (up to max_exact)."""
-    from ..scale._blocks import _aligned, _compute_numpy, _exact_path
-    from ..scale._options import _OPTIONS
+    from ..scale import get_options, in_memory_arrays
 
-    blocks = _aligned(y, s)
-    if not _exact_path(blocks):
+    y, s, n = in_memory_arrays(y, s)
+    if y is None:
         raise CLIError(
-            f"{what} needs the data in memory and the file has {blocks.n:,} rows > max_exact="
-            f"{_OPTIONS['max_exact']:,}; `bayes-prc summary --dask` works at any size"
+            f"{what} needs the data in memory and the file has {n:,} rows > max_exact="
+            f"{get_options()['max_exact']:,}; `bayes-prc summary --dask` works at any size"
         )
-    y, s, _ = _compute_numpy(blocks)
     return y, s
 
 
 def _dask_summary(title, y, s, *, n_curve_points=11):
     """Text of ``summary --dask``: the in-memory summary, or the binned one past max_exact."""
-    from ..scale._binned import _binned, _check_bins, _interval_text
-    from ..scale._blocks import _aligned, _compute_numpy, _exact_path
-    from ..scale._options import _OPTIONS
+    from ..scale import ap_bounds_text, binned_pr_curve, get_options, in_memory_arrays
 
-    blocks = _aligned(y, s)
-    if _exact_path(blocks):
-        y_np, s_np, _ = _compute_numpy(blocks)
+    y_np, s_np, _ = in_memory_arrays(y, s)
+    if y_np is not None:
         return format_summary(title, empirical_summary(y_np, s_np))
-    bins, grid = _check_bins(None, None)
-    res = _binned(blocks, bins, grid, None)
+    res = binned_pr_curve(y, s)
     if res.n_positive in (0, res.n_samples):
         raise ValueError("`y_true` must contain both classes for a summary")
     p, r, thr = res.precision[:-1], res.recall[:-1], res.thresholds
@@ -279,10 +247,10 @@ def _dask_summary(title, y, s, *, n_curve_points=11):
         f"n = {res.n_samples}, positives = {res.n_positive}, prevalence (chance baseline) = "
         f"{res.n_positive / res.n_samples:.4f}",
         f"binned: {res.n_bins} score bins ({res.grid!r} grid) because n > max_exact = "
-        f"{_OPTIONS['max_exact']}; curve points are exact, AP is bounded",
+        f"{get_options()['max_exact']}; curve points are exact, AP is bounded",
         "",
         f"{'AUC-PR estimator':<22}{'estimate':>10}{'exact AP in':>26}",
-        f"{'average_precision':<22}{res.average_precision:>10.4f}{_interval_text(res):>26}",
+        f"{'average_precision':<22}{res.average_precision:>10.4f}{ap_bounds_text(res):>26}",
         "",
         f"max F1 over the bin thresholds = {f1[best]:.4f} at threshold {thr[best].item():.6g} "
         f"(precision {p[best]:.4f}, recall {r[best]:.4f})",

@@ -45,7 +45,7 @@ def _atomic_csv(frame, path, sep, force):
 
 
 def _cmd_select(args):
-    from ..frequentist._design import select_labels
+    from ..frequentist import select_labels
 
     if str(args.file).lower().endswith((".parquet", ".pq")):
         raise CLIError("select reads CSV/TSV files; convert the Parquet file first")
@@ -85,7 +85,7 @@ def _cmd_select(args):
 
 def add_select_parser(sub, fmt):
     """The ``select`` subcommand."""
-    from ..frequentist._design import SELECTION_STRATEGIES
+    from ..frequentist import SELECTION_STRATEGIES
 
     p = sub.add_parser(
         "select",
@@ -120,7 +120,7 @@ def selection_from_columns(y_score, indices, inclusion_prob, strata=None):
     """
     from dataclasses import fields
 
-    from ..frequentist._design import LabelSelection, _ro
+    from ..frequentist import LabelSelection, read_only_array
 
     pi = np.asarray(inclusion_prob, dtype=np.float64)
     if not np.all(np.isfinite(pi) & (pi > 0) & (pi <= 1)):
@@ -158,14 +158,14 @@ def selection_from_columns(y_score, indices, inclusion_prob, strata=None):
     bounds = np.array([[s[indices][codes == h].min(), s[indices][codes == h].max()]
                        for h in range(sizes.size)])  # fmt: skip
     values = dict(
-        indices=_ro(np.asarray(indices, dtype=np.int64)), inclusion_prob=_ro(pi),
-        strata=_ro(codes.astype(np.int64)), n_pool=n_pool, strategy=strategy,
-        stratum_sizes=_ro(sizes), stratum_samples=_ro(samples), stratum_bounds=_ro(bounds),
+        indices=read_only_array(np.asarray(indices, dtype=np.int64)), inclusion_prob=read_only_array(pi),
+        strata=read_only_array(codes.astype(np.int64)), n_pool=n_pool, strategy=strategy,
+        stratum_sizes=read_only_array(sizes), stratum_samples=read_only_array(samples), stratum_bounds=read_only_array(bounds),
         y_score=s,
     )  # fmt: skip
     if strategy == "stratified" and sizes.sum() == n_pool:
         # strata of select are contiguous score ranges, 0 the highest: next_batch works
-        values["_stratum_edges"] = _ro(np.concatenate([[0], np.cumsum(sizes)]))
+        values["_stratum_edges"] = read_only_array(np.concatenate([[0], np.cumsum(sizes)]))
     names = {f.name for f in fields(LabelSelection)}
     return LabelSelection(**{k: v for k, v in values.items() if k in names})
 
@@ -207,7 +207,7 @@ def run_pool_report(args, output):
         raise CLIError(f"{args.file}: {labelled.size} labelled rows; a pool report needs more")
     y = parse_labels(raw[labelled], args.pos_label)
     selection = selection_from_columns(scores, labelled, pi, strata)
-    from .._report._pool import pool_report
+    from .._report import pool_report
 
     return pool_report(
         scores, selection, y, output, title=args.title or f"Pool report: {Path(args.file).name}",

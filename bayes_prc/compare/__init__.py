@@ -16,6 +16,7 @@ from .._core import check_random_state
 from ..empirical import as_ranked
 from ._auc import (
     AUC_COMPARISON_METHODS,
+    AUC_FREQUENTIST_METHODS,
     DEFAULT_AUC_METHODS,
     auc_frequentist_row,
     recommend_auc_interval,
@@ -33,6 +34,9 @@ __all__ = [
     "AP_COMPARISON_METHODS",
     "AUC_COMPARISON_METHODS",
     "DEFAULT_AUC_METHODS",
+    # helpers of the report
+    "AUC_FREQUENTIST_METHODS",
+    "fit_or_reuse",
 ]
 
 #: Values of ``metric`` in :func:`compare_intervals`.
@@ -112,11 +116,29 @@ def _frame(rows, attrs):
     return df
 
 
-def _fit(y, s, posterior, transform, bayes_method, random_seed, progressbar, model):
+def fit_or_reuse(y, s, posterior, transform, bayes_method, random_seed, progressbar, model):
     """``posterior`` when it is a fit of ``model``, else a new fit.
 
     ``bayes_method`` "exact" and "laplace" name the fast sampler of whichever model is
     fit (the tables mix models), so they map to "auto"; "nuts" stays.
+
+    Parameters
+    ----------
+    y, s : array-like or Ranked
+        Labels and scores, as :func:`bayes_prc.fit_binormal` takes them.
+    posterior : BinormalPosterior or None
+        A fit to reuse when its ``model_type`` is ``model``.
+    transform : {None, "logit", "probit"}
+        Score transform, used by the parametric model only.
+    bayes_method : {"auto", "nuts", "exact", "laplace"}
+    random_seed : int, Generator or None
+    progressbar : bool
+    model : str
+        One of the models of :func:`bayes_prc.fit_binormal`.
+
+    Returns
+    -------
+    BinormalPosterior
     """
     if posterior is not None and getattr(posterior, "model_type", "parametric") == model:
         return posterior
@@ -223,7 +245,7 @@ def compare_intervals(
     >>> list(auc.index)[:3], auc.attrs["recommended"]
     (['delong', 'delong_logit', 'hanley_mcneil'], 'semiparametric_eti')
     """
-    from ..empirical import _auc_pr_validated
+    from ..empirical import auc_pr_validated
     from ..frequentist import ap_interval
 
     ci_prob = _check_ci_prob(ci_prob)
@@ -258,7 +280,7 @@ def compare_intervals(
         both = 0 < n_pos < len(is_pos)
         attrs["empirical_estimate"] = roc_auc_score(ranked, None) if both else np.nan
     else:
-        attrs["empirical_estimate"] = _auc_pr_validated(is_pos, score, None, estimator)
+        attrs["empirical_estimate"] = auc_pr_validated(is_pos, score, None, estimator)
     attrs["separated"] = _separated(is_pos, score)
     fits = {}
     for method, seed in zip(methods, seeds[: len(methods)], strict=True):
@@ -335,7 +357,9 @@ def compare_intervals(
 def _bayes_fit(ranked, posterior, transform, bayes_method, seed, progressbar, model, attrs):
     """Fit one Bayesian model for the table (None, with a note, when it cannot be fit)."""
     try:
-        post = _fit(ranked, None, posterior, transform, bayes_method, seed, progressbar, model)
+        post = fit_or_reuse(
+            ranked, None, posterior, transform, bayes_method, seed, progressbar, model
+        )
     except ValueError as err:
         if model == "parametric":
             raise
@@ -513,7 +537,7 @@ def compare_operating_point(
     seeds = rng.spawn(4)
     if model not in ("semiparametric", "parametric"):
         raise ValueError(f"`model` must be 'semiparametric' or 'parametric'; got {model!r}")
-    post = _fit(ranked, None, posterior, transform, bayes_method, seeds[0], False, model)
+    post = fit_or_reuse(ranked, None, posterior, transform, bayes_method, seeds[0], False, model)
     label = "Bayesian binormal, " + ("rank-based" if model == "semiparametric" else "parametric")
     alpha = 1 - ci_prob
     rows = []

@@ -20,10 +20,10 @@ __all__ = [
 ]
 
 #: Frequentist methods of the ROC AUC table (those of :func:`roc_auc_interval`).
-_AUC_FREQUENTIST = ("delong", "delong_logit", "hanley_mcneil", "bootstrap", "bca")
+AUC_FREQUENTIST_METHODS = ("delong", "delong_logit", "hanley_mcneil", "bootstrap", "bca")
 
 #: Methods of :func:`compare_intervals` with ``metric="roc_auc"``, in table order.
-AUC_COMPARISON_METHODS = _AUC_FREQUENTIST + (
+AUC_COMPARISON_METHODS = AUC_FREQUENTIST_METHODS + (
     "semiparametric_hdi",
     "semiparametric_eti",
     "flexible_hdi",

@@ -14,17 +14,15 @@ Nothing here imports scipy-based models, PyMC, arviz, pandas, matplotlib or dask
 input goes through the top-level faces (:mod:`bayes_prc._dispatch`).
 """
 
-# `_name as _name`: private helpers re-exported for the layers above (bootstrap, paired,
-# compare, scale, cli, _dispatch)
-from ._ap import _RECALL_GROUP_ESTIMATORS as _RECALL_GROUP_ESTIMATORS
-from ._ap import AUC_PR_ESTIMATORS, auc_pr, average_precision_score
-from ._ap import _auc_pr_validated as _auc_pr_validated
-from ._ap import _binary_average_precision as _binary_average_precision
-from ._ap import _check_estimator as _check_estimator
-from ._ap import _recall_group_area as _recall_group_area
+from ._ap import (
+    AUC_PR_ESTIMATORS,
+    auc_pr,
+    auc_pr_validated,
+    average_precision_score,
+    check_auc_pr_estimator,
+)
 from ._counting import binary_clf_counts, positive_rank_counts, stable_descending_order
-from ._curves import _pr_from_counts as _pr_from_counts
-from ._curves import precision_recall_curve, roc_curve
+from ._curves import pr_from_counts, precision_recall_curve, roc_curve
 from ._multiclass_roc import roc_auc_score
 from ._operating import (
     FBetaResult,
@@ -44,13 +42,16 @@ __all__ = [
     "Ranked",
     "as_ranked",
     "auc_pr",
+    "auc_pr_validated",
     "average_precision_score",
     "binary_clf_counts",
     "chance_baseline",
+    "check_auc_pr_estimator",
     "max_fbeta",
     "positive_rank_counts",
     "precision_at_k",
     "precision_at_recall",
+    "pr_from_counts",
     "precision_recall_curve",
     "recall_at_precision",
     "roc_auc_score",

@@ -18,7 +18,7 @@ from .._core import (
 )
 from ..exceptions import UndefinedMetricWarning
 from ._counting import positive_rank_counts
-from ._curves import _pr_from_counts, _trapezoid_area
+from ._curves import _trapezoid_area, pr_from_counts
 from ._multiclass_roc import _average_binary_score, _check_average, _check_weights, _score_matrix
 from ._ranked import Ranked, as_ranked
 
@@ -35,7 +35,8 @@ AUC_PR_ESTIMATORS = (
 _RECALL_GROUP_ESTIMATORS = ("lower_trapezoid", "upper_trapezoid", "interpolated_median")
 
 
-def _check_estimator(estimator):
+def check_auc_pr_estimator(estimator):
+    """Raise ``ValueError`` unless ``estimator`` is one of :data:`AUC_PR_ESTIMATORS`."""
     if estimator not in AUC_PR_ESTIMATORS:
         raise ValueError(f"`estimator` must be one of {AUC_PR_ESTIMATORS}; got {estimator!r}")
 
@@ -56,7 +57,7 @@ def _average_precision(r):
         n_pos = tp_at[-1]  # lowest positive score: all positives at or above it
         # sum over distinct positive scores of (recall gain) * precision
         return float(max(0.0, np.sum((n_at / n_pos) * (tp_at / (tp_at + fp_at)))))
-    precision, recall, _ = _pr_from_counts(*r.counts)
+    precision, recall, _ = pr_from_counts(*r.counts)
     return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
 
 
@@ -271,7 +272,7 @@ def auc_pr(
     >>> [round(auc_pr(y, s, estimator=e), 4) for e in ("average_precision", "trapezoid")]
     [0.8333, 0.7917]
     """
-    _check_estimator(estimator)
+    check_auc_pr_estimator(estimator)
     r = as_ranked(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     return _auc_pr(r, estimator)
 
@@ -289,12 +290,28 @@ def _auc_pr(r, estimator):
         return 0.0
     if estimator == "davis_goadrich":
         return _davis_goadrich_area(fps, tps)
-    precision, recall, _ = _pr_from_counts(fps, tps, thr, warn=False)
+    precision, recall, _ = pr_from_counts(fps, tps, thr, warn=False)
     if estimator == "trapezoid":
         return _trapezoid_area(recall, precision)
     return _recall_group_area(precision, recall, estimator)
 
 
-def _auc_pr_validated(is_pos, score, w, estimator):
-    """:func:`auc_pr` of already validated arrays (for resampling loops)."""
+def auc_pr_validated(is_pos, score, w, estimator):
+    """:func:`auc_pr` of already validated arrays (for resampling loops).
+
+    Parameters
+    ----------
+    is_pos : ndarray of bool
+        Positive mask, as :func:`as_ranked` returns it.
+    score : ndarray of float
+        Finite scores, aligned with ``is_pos``.
+    w : ndarray of float or None
+        Sample weights.
+    estimator : str
+        One of :data:`AUC_PR_ESTIMATORS` (not checked here).
+
+    Returns
+    -------
+    float
+    """
     return _auc_pr(Ranked(is_pos, score, w, True), estimator)

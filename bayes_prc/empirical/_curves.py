@@ -17,7 +17,7 @@ from ._ranked import as_ranked
 __all__ = ["precision_recall_curve", "roc_curve"]
 
 
-def _pr_from_counts(fps, tps, thresholds, drop_intermediate=False, warn=True):
+def pr_from_counts(fps, tps, thresholds, drop_intermediate=False, warn=True):
     """Precision, recall and thresholds in scikit-learn's layout from descending counts.
 
     ``fps``, ``tps``, ``thresholds`` are :func:`binary_clf_counts` output (highest
@@ -101,7 +101,7 @@ def precision_recall_curve(
     """
     check_bool(drop_intermediate, "drop_intermediate")
     r = as_ranked(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    return _pr_from_counts(*r.counts, drop_intermediate)
+    return pr_from_counts(*r.counts, drop_intermediate)
 
 
 def _roc_from_counts(fps, tps, thresholds, drop_intermediate):

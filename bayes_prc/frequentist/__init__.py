@@ -19,11 +19,29 @@ The package also holds the binomial-proportion intervals and the bootstrap engin
 public paths are :mod:`bayes_prc.intervals` and :mod:`bayes_prc.bootstrap`.
 """
 
+from ._aggregate import multinomial_rows
 from ._ap import AP_INTERVAL_METHODS, APInterval, ap_interval
-from ._bands import bootstrap_pr_band
+from ._bands import bootstrap_pr_band, recall_target_counts, simultaneous_band
 
-# names this module had before it became a package (`name as name`: kept importable)
+# the label-selection design: public path bayes_prc.pool (`name as name`: importable here)
+from ._design import SELECTION_STRATEGIES as SELECTION_STRATEGIES
+from ._design import LabelSelection as LabelSelection
+from ._design import check_selection, read_only_array
+from ._design import select_labels as select_labels
+from ._design_estimates import DESIGN_INTERVAL_METHODS as DESIGN_INTERVAL_METHODS
+from ._design_estimates import DesignInterval as DesignInterval
+from ._design_estimates import ValidatedSelection
+from ._design_estimates import design_ap_interval as design_ap_interval
+from ._design_estimates import design_threshold_interval as design_threshold_interval
+
+# the bootstrap engine: public path bayes_prc.bootstrap (`name as name`: importable here)
+from ._engine import average_precision_replicates as average_precision_replicates
+from ._engine import bootstrap_replicates as bootstrap_replicates
+from ._engine import paired_replicates
+from ._jackknife import JACKKNIFE_MAX_PER_CLASS as JACKKNIFE_MAX_PER_CLASS
+from ._jackknife import BCaInterval as BCaInterval
 from ._jackknife import bca_interval as bca_interval
+from ._jackknife import jackknife_values as jackknife_values
 from ._jackknife import percentile_interval as percentile_interval
 from ._joint import (
     PR_JOINT_REGION_METHODS,
@@ -41,14 +59,31 @@ from ._operating_point import (
     operating_point_interval,
     precision_at_k_interval,
 )
-from ._paired_tests import MCNEMAR_EXACT_BELOW, McNemarResult, mcnemar_test
+from ._paired_tests import MCNEMAR_EXACT_BELOW, McNemarResult, mcnemar_test, paired_permutation_test
+
+# the proportion intervals: public path bayes_prc.intervals (`name as name`: importable here)
 from ._proportion import METHODS as PROPORTION_METHODS  # noqa: F401
 from ._proportion import logit_interval as logit_interval
 from ._proportion import proportion_interval as proportion_interval
 from ._proportion import wald_interval as wald_interval
+from ._resample import BOOTSTRAP_KINDS as BOOTSTRAP_KINDS
+from ._resample import BYTES_PER_ITEM as BYTES_PER_ITEM
 from ._resample import DEFAULT_MEMORY_BUDGET as DEFAULT_MEMORY_BUDGET
+from ._resample import dirichlet_weights as dirichlet_weights
+from ._resample import stratified_counts as stratified_counts
+from ._resample import stratified_indices as stratified_indices
+from ._resample import unstratified_indices as unstratified_indices
+from ._results import ConfidenceInterval as ConfidenceInterval
 from ._results import IntervalResult as IntervalResult
-from ._roc_auc import ROC_AUC_INTERVAL_METHODS, ROCAUCInterval, roc_auc_interval
+from ._results import ProportionInterval as ProportionInterval
+from ._results import frozen_float_array
+from ._roc_auc import (
+    ROC_AUC_INTERVAL_METHODS,
+    ROCAUCInterval,
+    delong_components,
+    paired_delong_test,
+    roc_auc_interval,
+)
 from ._threshold import (
     PRECISION_INTERVAL_METHODS,
     RECALL_INTERVAL_METHODS,
@@ -85,4 +120,16 @@ __all__ = [
     "pr_joint_credible_region",
     "pr_joint_region",
     "pr_joint_regions",
+    # helpers of the layers above (compare, paired, pool, folds, bayes, cli)
+    "ValidatedSelection",
+    "check_selection",
+    "delong_components",
+    "frozen_float_array",
+    "multinomial_rows",
+    "paired_delong_test",
+    "paired_permutation_test",
+    "paired_replicates",
+    "read_only_array",
+    "recall_target_counts",
+    "simultaneous_band",
 ]

@@ -15,13 +15,13 @@ from .._core import (
     check_progressbar,
     check_random_state,
 )
-from ..empirical import AUC_PR_ESTIMATORS, _auc_pr_validated, as_ranked, auc_pr
+from ..empirical import AUC_PR_ESTIMATORS, as_ranked, auc_pr, auc_pr_validated
 from ..exceptions import UndefinedMetricWarning
 from ._engine import _Bins, _prepare, _replicates
 from ._jackknife import _jackknife_strata, bca_interval, percentile_interval
 from ._proportion import logit_interval, wald_interval
 from ._resample import DEFAULT_MEMORY_BUDGET, _block_size
-from ._results import IntervalResult, _frozen
+from ._results import IntervalResult, frozen_float_array
 
 __all__ = ["AP_INTERVAL_METHODS", "APInterval", "ap_interval"]
 
@@ -312,7 +312,7 @@ def ap_interval(
         fold = _stratified_folds(is_pos, n_folds, rng)
         folds = np.array(
             [
-                _auc_pr_validated(is_pos[fold == f], score[fold == f], None, estimator)
+                auc_pr_validated(is_pos[fold == f], score[fold == f], None, estimator)
                 for f in range(n_folds)
             ]
         )
@@ -326,7 +326,7 @@ def ap_interval(
             n_resamples=None,
             standard_error=se,
             bootstrap_distribution=None,
-            fold_estimates=_frozen(folds),
+            fold_estimates=frozen_float_array(folds),
             **common,
         )
     bins = _Bins(ranked)
@@ -353,7 +353,7 @@ def ap_interval(
         high=high,
         n_resamples=n_resamples,
         standard_error=_sd(dist),
-        bootstrap_distribution=_frozen(dist),
+        bootstrap_distribution=frozen_float_array(dist),
         fold_estimates=None,
         note=_join_notes(
             None if stratified else "unstratified bootstrap: all items resampled jointly",

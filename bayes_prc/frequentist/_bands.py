@@ -85,7 +85,7 @@ def _expit(x):
 # --------------------------------------------------------------------------------------
 # bands for the curve
 # --------------------------------------------------------------------------------------
-def _recall_targets(recall, n_pos):
+def recall_target_counts(recall, n_pos):
     """Smallest true-positive count ``m >= 1`` with ``m / n_pos >= r`` (floating point)."""
     m = np.clip(np.ceil(recall * n_pos), 0, n_pos).astype(np.int64)
     lower = m - 1
@@ -106,7 +106,7 @@ def _counts_at_recall_rows(cp, cn, targets=None, recall=None):
     fp = np.cumsum(cn[:, :k], axis=1)
     rows = cp.shape[0]
     if targets is None:
-        targets = _recall_targets(recall[None, :], tp[:, -1:])
+        targets = recall_target_counts(recall[None, :], tp[:, -1:])
     else:
         targets = targets[None, :]
     span = tp[:, -1].max() + 1.0
@@ -152,7 +152,7 @@ def _recall_band(bins, points, n_resamples, rng, progress, draw="stratified", lo
     standard-error floor: ``(reps, logit_reps), (est, logit_est, se_floor)``.
     """
     k = bins.n_groups
-    targets = _recall_targets(points, bins.n_pos)
+    targets = recall_target_counts(points, bins.n_pos)
     reps = np.empty((n_resamples, points.shape[0]))
     logit_reps = np.empty_like(reps) if logits else None
     if use_counts(bins.n):  # per-bin draws; precision read at the ends of merged bins

@@ -39,12 +39,11 @@ from typing import Any
 import numpy as np
 
 from .._core import (
-    check_1d,
-    check_binary_target,
     check_choice,
-    check_finite_scores,
+    check_pool_scores,
     check_probability,
     check_random_state,
+    check_selected_labels,
 )
 
 __all__ = [
@@ -171,7 +170,7 @@ class LabelSelection:
                 "PPS sample cannot be extended keeping exact inclusion probabilities); use "
                 "strategy='stratified'"
             )
-        is_pos = _check_labels(y_labels, self.indices.size)
+        is_pos = check_selected_labels(y_labels, self.indices.size)
         free = int(self.n_pool - self.indices.size)
         if free < 1:
             raise ValueError("`size`: every pool item is already selected")
@@ -206,16 +205,27 @@ class LabelSelection:
         fraction = target / self.stratum_sizes
         return replace(
             self,
-            indices=_ro(indices),
-            strata=_ro(strata),
-            inclusion_prob=_ro(fraction[strata]),
-            stratum_samples=_ro(target.astype(np.int64)),
+            indices=read_only_array(indices),
+            strata=read_only_array(strata),
+            inclusion_prob=read_only_array(fraction[strata]),
+            stratum_samples=read_only_array(target.astype(np.int64)),
             n_previous=int(self.indices.size),
             _rng_state=rng.bit_generator.state,
         )
 
 
-def _ro(a):
+def read_only_array(a):
+    """``a`` as an array made read-only in place (no copy when it is already an array).
+
+    Parameters
+    ----------
+    a : array-like
+
+    Returns
+    -------
+    ndarray
+        The array, with ``a.flags.writeable`` False.
+    """
     a = np.asarray(a)
     a.setflags(write=False)
     return a
@@ -224,13 +234,6 @@ def _ro(a):
 def _descending_order(score):
     """Pool positions sorted by decreasing score (stable: ties keep pool order)."""
     return np.argsort(-np.asarray(score, dtype=np.float64), kind="stable")
-
-
-def _check_scores(y_score):
-    s = check_finite_scores(check_1d(y_score, "y_score"), "y_score")
-    if s.dtype.kind == "b":
-        s = s.astype(np.int64)
-    return s
 
 
 def _check_budget(budget, n_pool, name="budget"):
@@ -244,18 +247,6 @@ def _check_budget(budget, n_pool, name="budget"):
     return int(budget)
 
 
-def _check_labels(y_labels, n_selected, *, name="y_labels", pos_label=None):
-    """Positive mask of the selected items' labels (``name`` is the caller's parameter)."""
-    y = check_1d(y_labels, name)
-    if y.shape[0] != n_selected:
-        raise ValueError(
-            f"`{name}` must hold the labels of the selected items, one label per selected "
-            f"item ({n_selected}, aligned with `selection.indices`); got {y.shape[0]} "
-            "labels. Labels for unselected items cannot be used: pass `y[selection.indices]`"
-        )
-    return check_binary_target(y, pos_label, name=name)[0]
-
-
 def check_selection(y_score, selection, y_labels, name="selection"):
     """``(score, is_pos)`` of a pool, its selection and the selected items' labels.
 
@@ -267,7 +258,7 @@ def check_selection(y_score, selection, y_labels, name="selection"):
         raise TypeError(
             f"`{name}` must be a LabelSelection (from select_labels); got {type(selection)}"
         )
-    score = _check_scores(y_score)
+    score = check_pool_scores(y_score)
     if score.shape[0] != selection.n_pool or not (
         score is selection.y_score or np.array_equal(score, selection.y_score)
     ):
@@ -275,7 +266,7 @@ def check_selection(y_score, selection, y_labels, name="selection"):
             f"`y_score` must be the pool the {name} was drawn from (the same "
             f"{selection.n_pool} scores in the same order)"
         )
-    return score, _check_labels(y_labels, selection.indices.size)
+    return score, check_selected_labels(y_labels, selection.indices.size)
 
 
 # --------------------------------------------------------------------------------------
@@ -503,7 +494,7 @@ def select_labels(
     >>> bool(sel.inclusion_prob.max() > 10 * sel.inclusion_prob.min())  # top oversampled
     True
     """
-    score = _check_scores(y_score)
+    score = check_pool_scores(y_score)
     n = score.shape[0]
     budget = _check_budget(budget, n)
     check_choice(strategy, "strategy", SELECTION_STRATEGIES)
@@ -549,16 +540,16 @@ def select_labels(
         np.float64
     )
     return LabelSelection(
-        indices=_ro(indices.astype(np.int64)),
-        inclusion_prob=_ro(np.asarray(pi, dtype=np.float64)),
-        strata=_ro(strata.astype(np.int64)),
+        indices=read_only_array(indices.astype(np.int64)),
+        inclusion_prob=read_only_array(np.asarray(pi, dtype=np.float64)),
+        strata=read_only_array(strata.astype(np.int64)),
         n_pool=int(n),
         strategy=strategy,
-        stratum_sizes=_ro(np.diff(edges).astype(np.int64)),
-        stratum_samples=_ro(np.asarray(samples, dtype=np.int64)),
-        stratum_bounds=_ro(bounds),
+        stratum_sizes=read_only_array(np.diff(edges).astype(np.int64)),
+        stratum_samples=read_only_array(np.asarray(samples, dtype=np.int64)),
+        stratum_bounds=read_only_array(bounds),
         y_score=score,
-        _stratum_edges=_ro(edges.astype(np.int64)),
+        _stratum_edges=read_only_array(edges.astype(np.int64)),
         _rng_state=rng.bit_generator.state,
         _prevalence_guess=guess,
     )

@@ -15,7 +15,7 @@ import numpy as np
 from scipy import special
 
 from .._core import check_choice, check_int, check_probability, check_random_state
-from ._design import _ro, check_selection
+from ._design import check_selection, read_only_array
 from ._results import IntervalResult
 
 __all__ = [
@@ -70,8 +70,22 @@ class DesignInterval(IntervalResult):
     note: str | None = None
 
 
-class _Design:
-    """Validated labels of a selection, sorted by decreasing score, with pool counts."""
+class ValidatedSelection:
+    """Validated labels of a selection, sorted by decreasing score, with pool counts.
+
+    The common input of the design-based (Horvitz-Thompson) estimates: the selected
+    items' scores ``s``, labels ``y`` and weights ``w = 1 / inclusion_prob`` in decreasing
+    score order, with the number of pool items at or above each score (``n_at``).
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n_pool,)
+        Scores of the whole pool.
+    selection : LabelSelection
+        The selection drawn from these scores.
+    y_labels : array-like of shape (n_selected,)
+        Binary labels of the selected items, aligned with ``selection.indices``.
+    """
 
     def __init__(self, y_score, selection, y_labels):
         score, is_pos = check_selection(y_score, selection, y_labels)
@@ -170,7 +184,7 @@ def _interval(design, estimate, z, replicates, method, level, n_resamples, **fie
         n_labelled_positives=design.n_pos,
         n_pool=int(sel.n_pool),
         n_resamples=None if method == "linearization" else int(n_resamples),
-        bootstrap_distribution=None if dist is None else _ro(dist),
+        bootstrap_distribution=None if dist is None else read_only_array(dist),
         **fields,
     )
 
@@ -247,7 +261,7 @@ def design_ap_interval(y_score, selection, y_labels, *, confidence_level=0.95,
     (True, 'bootstrap')
     """
     level, n_resamples = _check_interval_options(confidence_level, method, n_resamples)
-    d = _Design(y_score, selection, y_labels)
+    d = ValidatedSelection(y_score, selection, y_labels)
     if d.n_pos == 0:
         raise _no_positive("average precision")
     estimate = float(d.ap(d.w))
@@ -302,7 +316,7 @@ def design_threshold_interval(y_score, selection, y_labels, threshold, *, metric
     thr = np.asarray(threshold, dtype=np.float64)
     if thr.ndim or not np.isfinite(thr):
         raise ValueError(f"`threshold` must be a finite number; got {threshold!r}")
-    d = _Design(y_score, selection, y_labels)
+    d = ValidatedSelection(y_score, selection, y_labels)
     above, n_t = d.threshold_parts(float(thr))
     if metric == "precision" and n_t == 0:
         raise ValueError(f"`threshold` = {float(thr)!r} is above every pool score")

@@ -13,7 +13,7 @@ from functools import cached_property
 import numpy as np
 
 from .._core import Progress, check_choice, check_int, check_progressbar, check_random_state
-from ..empirical import AUC_PR_ESTIMATORS, _auc_pr_validated, as_ranked
+from ..empirical import AUC_PR_ESTIMATORS, as_ranked, auc_pr_validated
 from ._aggregate import coarsen, count_blocks, use_counts
 from ._resample import (
     BOOTSTRAP_KINDS,
@@ -247,7 +247,7 @@ def _replicates(bins, estimator, n_resamples, kind, rng, block, progressbar, lab
             _, is_pos_s, score_s = bins.sorted_view
             weights = _replicate_weights(bins, n_resamples, rng, kind, block)
             for r, w in enumerate(weights):
-                out[r] = _auc_pr_validated(is_pos_s, score_s, w, estimator)
+                out[r] = auc_pr_validated(is_pos_s, score_s, w, estimator)
                 progress.update(r + 1)
     finally:
         progress.close()
@@ -255,7 +255,7 @@ def _replicates(bins, estimator, n_resamples, kind, rng, block, progressbar, lab
     return np.clip(out, 0.0, 1.0, out=out)
 
 
-def _paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall=None):
+def paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall=None):
     """AP (and precision at ``recall``) of two classifiers of the same items, paired.
 
     ``ranked_a`` and ``ranked_b`` hold the same labels; every replicate applies the same

@@ -18,7 +18,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from .._core import check_choice, check_probability
-from ..empirical import AUC_PR_ESTIMATORS, _auc_pr_validated
+from ..empirical import AUC_PR_ESTIMATORS, auc_pr_validated
 from ._engine import _Bins, _prepare, _require_positive
 
 __all__ = ["BCaInterval", "bca_interval", "jackknife_values", "percentile_interval"]
@@ -79,7 +79,7 @@ def _brute_jackknife(bins, estimator, items):
     out = np.empty(items.shape[0])
     for j, item in enumerate(items):
         w[where[item]] = 0.0
-        out[j] = _auc_pr_validated(is_pos_s, score_s, w, estimator)
+        out[j] = auc_pr_validated(is_pos_s, score_s, w, estimator)
         w[where[item]] = 1.0
     return out
 

@@ -41,7 +41,7 @@ from .._core import (
 )
 from ..exceptions import UndefinedMetricWarning
 from ._engine import _prepare
-from ._results import _frozen
+from ._results import frozen_float_array
 
 __all__ = [
     "PR_JOINT_REGION_METHODS",
@@ -302,9 +302,9 @@ def _region_on_grid(stat_fn, est, grid_size, counts, *, with_boundary=False, **f
         fp=fp,
         fn=fn,
         tn=tn,
-        precision_grid=_frozen(pg),
-        recall_grid=_frozen(rg),
-        statistic=_frozen(surface),
+        precision_grid=frozen_float_array(pg),
+        recall_grid=frozen_float_array(rg),
+        statistic=frozen_float_array(surface),
         _statistic_fn=stat_fn,
         **fields,
     )

@@ -40,7 +40,7 @@ from ._operating_kernels import (
 from ._proportion import METHODS as PROPORTION_METHODS
 from ._proportion import proportion_interval
 from ._resample import DEFAULT_MEMORY_BUDGET, _block_size
-from ._results import IntervalResult, _frozen
+from ._results import IntervalResult, frozen_float_array
 
 __all__ = [
     "OPERATING_POINT_METHODS",
@@ -329,7 +329,7 @@ def operating_point_interval(
             tp=counts[0], fp=counts[1], tn=counts[2], fn=counts[3],
             standard_error=None if se is None else float(se),
             n_resamples=None if draws is None else int(draws.shape[0]),
-            distribution=None if draws is None else _frozen(draws),
+            distribution=None if draws is None else frozen_float_array(draws),
         )  # fmt: skip
 
     estimate = float(metric_value(metric, cells))
@@ -500,7 +500,7 @@ def precision_at_k_interval(
             tp=tp, fp=k - tp, tn=ranked.n_neg - (k - tp), fn=ranked.n_pos - tp,
             standard_error=None if se is None else float(se),
             n_resamples=None if draws is None else int(draws.shape[0]),
-            distribution=None if draws is None else _frozen(draws),
+            distribution=None if draws is None else frozen_float_array(draws),
         )  # fmt: skip
 
     if method == "bootstrap":

@@ -1,6 +1,6 @@
 r"""Tests for two classifiers scored on the same items: paired permutation and McNemar.
 
-* :func:`_permutation_test`: the paired permutation test of the difference of a ranking
+* :func:`paired_permutation_test`: the paired permutation test of the difference of a ranking
   metric (ROC AUC or AP). Under the null hypothesis that the two classifiers are
   exchangeable on every item, swapping their scores of an item changes nothing in
   distribution, so the observed difference is compared with the differences of random
@@ -83,7 +83,7 @@ def _ap_rows(is_pos, scores):
     return gain.sum(axis=1) / tp[:, -1]
 
 
-def _permutation_test(is_pos, score_a, score_b, metric, n_resamples, rng):
+def paired_permutation_test(is_pos, score_a, score_b, metric, n_resamples, rng):
     """Paired permutation test of ``metric(B) - metric(A)`` (both classes present).
 
     The scores themselves are swapped, so the two classifiers must score on a common

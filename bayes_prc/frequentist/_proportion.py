@@ -20,7 +20,7 @@ from ._proportion_kernels import (
     _wald,
     _wilson,
 )
-from ._results import ProportionInterval, _frozen
+from ._results import ProportionInterval, frozen_float_array
 
 __all__ = ["METHODS", "logit_interval", "proportion_interval", "wald_interval"]
 
@@ -112,7 +112,7 @@ def _z(confidence_level: float) -> float:
 
 
 def _out(x: np.ndarray, scalar: bool) -> Any:
-    return float(x) if scalar else _frozen(x)
+    return float(x) if scalar else frozen_float_array(x)
 
 
 def _package(p, low, high, level, method, k, n, scalar) -> ProportionInterval:

@@ -14,7 +14,7 @@ ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
 ConfidenceInterval.__doc__ = "Lower and upper end of a confidence interval."
 
 
-def _frozen(a):
+def frozen_float_array(a):
     """A read-only float64 copy of ``a`` (the arrays held by the frozen results)."""
     a = np.array(a, dtype=np.float64)
     a.setflags(write=False)

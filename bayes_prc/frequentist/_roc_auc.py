@@ -53,7 +53,7 @@ from ._aggregate import MAX_GROUPS, count_blocks, use_counts
 from ._engine import _binned_blocks, _Bins
 from ._jackknife import bca_interval, percentile_interval
 from ._resample import DEFAULT_MEMORY_BUDGET, _block_size
-from ._results import IntervalResult, _frozen
+from ._results import IntervalResult, frozen_float_array
 
 __all__ = ["ROC_AUC_INTERVAL_METHODS", "ROCAUCInterval", "roc_auc_interval"]
 
@@ -111,7 +111,7 @@ class ROCAUCInterval(IntervalResult):
 # --------------------------------------------------------------------------------------
 # DeLong's structural components (Sun & Xu 2014) and covariance
 # --------------------------------------------------------------------------------------
-def _delong_components(is_pos, scores):
+def delong_components(is_pos, scores):
     """AUC and structural components of each row of ``scores`` (k, n_samples).
 
     Sun & Xu's midrank differences from one stable sort per row: for a positive,
@@ -175,14 +175,14 @@ def _delong_covariance(v10, v01):
     return out
 
 
-def _paired_delong(is_pos, score_a, score_b):
+def paired_delong_test(is_pos, score_a, score_b):
     """DeLong's two-sided normal test of ``AUC_B - AUC_A`` (both classes, >= 2 each).
 
     The variance of the difference is that of the differences of the components (the
     same as ``c' S c`` with ``c = (-1, 1)``, but exactly 0 for identical classifiers).
     With a zero variance the p-value is 1 for a zero difference and 0 otherwise.
     """
-    comp = _delong_components(is_pos, np.vstack((score_a, score_b)))
+    comp = delong_components(is_pos, np.vstack((score_a, score_b)))
     m, n = comp.v10.shape[1], comp.v01.shape[1]
     diff = float(comp.auc[1] - comp.auc[0])
     var = (
@@ -196,7 +196,7 @@ def _paired_delong(is_pos, score_a, score_b):
     else:
         z = 0.0 if diff == 0 else float(np.copysign(np.inf, diff))
         p = 1.0 if diff == 0 else 0.0
-    cov = _frozen(_delong_covariance(comp.v10, comp.v01))
+    cov = frozen_float_array(_delong_covariance(comp.v10, comp.v01))
     return PairedDeLong(float(comp.auc[0]), float(comp.auc[1]), diff, se, z, p, cov)
 
 
@@ -449,7 +449,7 @@ def roc_auc_interval(
     m, n = ranked.n_pos, ranked.n_neg
     comp = ranked.derived.get("delong_components")
     if comp is None:  # once per prepared data: a table of intervals reuses it
-        comp = ranked.derived["delong_components"] = _delong_components(is_pos, score)
+        comp = ranked.derived["delong_components"] = delong_components(is_pos, score)
     estimate = float(comp.auc[0])
     common = dict(
         estimate=estimate, confidence_level=level, method=method, n_positives=m, n_negatives=n
@@ -505,6 +505,6 @@ def roc_auc_interval(
         high=high,
         standard_error=_sd(dist),
         n_resamples=n_resamples,
-        bootstrap_distribution=_frozen(dist),
+        bootstrap_distribution=frozen_float_array(dist),
         **common,
     )

@@ -14,7 +14,7 @@ from ._engine import _prepare
 from ._jackknife import percentile_interval
 from ._proportion import METHODS as PROPORTION_METHODS
 from ._proportion import proportion_interval
-from ._results import IntervalResult, _frozen
+from ._results import IntervalResult, frozen_float_array
 
 __all__ = [
     "PRECISION_INTERVAL_METHODS",
@@ -145,7 +145,7 @@ def _simulated_interval(metric, estimate, draws, method, level, counts, threshol
         low, high = percentile_interval(finite, confidence_level=level)
     return _threshold_result(
         metric, method, level, counts, threshold, estimate, low, high,
-        n_draws=int(draws.shape[0]), distribution=_frozen(draws),
+        n_draws=int(draws.shape[0]), distribution=frozen_float_array(draws),
     )  # fmt: skip
 
 
@@ -357,5 +357,5 @@ def recall_interval(
         high = 1.0
     return _threshold_result(
         "recall", method, level, (tp, fp, tn, fn), threshold, estimate, low, high,
-        n_draws=n_draws, distribution=_frozen(draws),
+        n_draws=n_draws, distribution=frozen_float_array(draws),
     )  # fmt: skip

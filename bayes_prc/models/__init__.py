@@ -15,6 +15,7 @@ ArviZ, xarray or dask.
 from ._base import ScoreModel, class_distributions
 from ._binormal import Binormal
 from ._binormal_points import BinormalFBetaResult
+from ._common import expand_to_draws, logit_precision_from_logs, threshold_extra_ndim
 from ._score_models import NormalMixtureScoreModel, StudentTScoreModel
 from ._search import golden_max
 
@@ -25,5 +26,8 @@ __all__ = [
     "ScoreModel",
     "StudentTScoreModel",
     "class_distributions",
+    "expand_to_draws",
     "golden_max",
+    "logit_precision_from_logs",
+    "threshold_extra_ndim",
 ]

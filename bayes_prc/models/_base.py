@@ -30,11 +30,11 @@ from ._common import (
     _as_scalar_or_array,
     _check_param,
     _check_unit_interval,
-    _expand,
-    _extra_ndim,
-    _logit_precision,
     _readonly,
     _sample_size,
+    expand_to_draws,
+    logit_precision_from_logs,
+    threshold_extra_ndim,
 )
 from ._quadrature import gauss_legendre_log_panels, gauss_legendre_panels
 
@@ -147,7 +147,7 @@ class ScoreModel:
         0.5
         """
         t = np.asarray(threshold, dtype=np.float64)
-        k = _extra_ndim(self.batch_shape, t, per_draw)
+        k = threshold_extra_ndim(self.batch_shape, t, per_draw)
         return _as_scalar_or_array(np.exp(self._pos.log_sf(t, k)))
 
     def fpr(self, threshold):
@@ -195,10 +195,13 @@ class ScoreModel:
         0.1
         """
         t = np.asarray(threshold, dtype=np.float64)
-        k = _extra_ndim(self.batch_shape, t, per_draw)
-        lp = _expand(self._logit_prevalence(prevalence), k)
-        z = _logit_precision(
-            lp, self._pos.log_sf(t, k), self._neg.log_sf(t, k), _expand(self._tail_limit(), k)
+        k = threshold_extra_ndim(self.batch_shape, t, per_draw)
+        lp = expand_to_draws(self._logit_prevalence(prevalence), k)
+        z = logit_precision_from_logs(
+            lp,
+            self._pos.log_sf(t, k),
+            self._neg.log_sf(t, k),
+            expand_to_draws(self._tail_limit(), k),
         )
         return _as_scalar_or_array(special.expit(z))
 
@@ -244,8 +247,8 @@ class ScoreModel:
         with np.errstate(divide="ignore"):
             log_r = np.broadcast_to(np.log(r), t.shape)
         log_f = self._neg.log_sf(t, k)
-        lp = _expand(self._logit_prevalence(prevalence), k)
-        z = _logit_precision(lp, log_r, log_f, _expand(self._tail_limit(), k))
+        lp = expand_to_draws(self._logit_prevalence(prevalence), k)
+        z = logit_precision_from_logs(lp, log_r, log_f, expand_to_draws(self._tail_limit(), k))
         return _as_scalar_or_array(special.expit(z))
 
     # ------------------------------------------------------------------------ summaries
@@ -303,7 +306,7 @@ class ScoreModel:
         """
 
         def prec(pos, neg, t, lp, lim):
-            z = _logit_precision(lp, pos.log_sf(t, 1), neg.log_sf(t, 1), lim)
+            z = logit_precision_from_logs(lp, pos.log_sf(t, 1), neg.log_sf(t, 1), lim)
             return special.expit(z)
 
         return _as_scalar_or_array(self._quadrature(prec, prevalence))

@@ -20,10 +20,10 @@ from ._common import (
     _as_scalar_or_array,
     _binormal_tail_limit,
     _check_unit_interval,
-    _expand,
-    _extra_ndim,
-    _logit_precision,
     _logit_precision_u,
+    expand_to_draws,
+    logit_precision_from_logs,
+    threshold_extra_ndim,
 )
 from ._distributions import _NormalClass
 from ._quadrature import binormal_average_precision
@@ -132,8 +132,8 @@ class Binormal(_BinormalOperatingPoints, _BinormalSampling, ScoreModel):
         0.5
         """
         t = np.asarray(threshold, dtype=np.float64)
-        k = _extra_ndim(self.batch_shape, t, per_draw)
-        out = ndtr((_expand(self.mu_pos, k) - t) / _expand(self.sigma_pos, k))
+        k = threshold_extra_ndim(self.batch_shape, t, per_draw)
+        out = ndtr((expand_to_draws(self.mu_pos, k) - t) / expand_to_draws(self.sigma_pos, k))
         return _as_scalar_or_array(out)
 
     def fpr(self, threshold):
@@ -158,7 +158,7 @@ class Binormal(_BinormalOperatingPoints, _BinormalSampling, ScoreModel):
         """
         t = np.asarray(threshold, dtype=np.float64)
         k = t.ndim
-        out = ndtr((_expand(self.mu_neg, k) - t) / _expand(self.sigma_neg, k))
+        out = ndtr((expand_to_draws(self.mu_neg, k) - t) / expand_to_draws(self.sigma_neg, k))
         return _as_scalar_or_array(out)
 
     def precision(self, threshold, prevalence=None, per_draw=False):
@@ -197,11 +197,11 @@ class Binormal(_BinormalOperatingPoints, _BinormalSampling, ScoreModel):
         1.0
         """
         t = np.asarray(threshold, dtype=np.float64)
-        k = _extra_ndim(self.batch_shape, t, per_draw)
-        log_r = log_ndtr((_expand(self.mu_pos, k) - t) / _expand(self.sigma_pos, k))
-        log_f = log_ndtr((_expand(self.mu_neg, k) - t) / _expand(self.sigma_neg, k))
-        lp = _expand(self._logit_prevalence(prevalence), k)
-        z = _logit_precision(lp, log_r, log_f, _expand(self._limit, k))
+        k = threshold_extra_ndim(self.batch_shape, t, per_draw)
+        log_r = log_ndtr((expand_to_draws(self.mu_pos, k) - t) / expand_to_draws(self.sigma_pos, k))
+        log_f = log_ndtr((expand_to_draws(self.mu_neg, k) - t) / expand_to_draws(self.sigma_neg, k))
+        lp = expand_to_draws(self._logit_prevalence(prevalence), k)
+        z = logit_precision_from_logs(lp, log_r, log_f, expand_to_draws(self._limit, k))
         return _as_scalar_or_array(expit(z))
 
     # ----------------------------------------------------------------------------------
@@ -233,7 +233,7 @@ class Binormal(_BinormalOperatingPoints, _BinormalSampling, ScoreModel):
         r = _check_unit_interval(recall, "recall")
         k = r.ndim
         # ndtri(1 - r) == -ndtri(r); the latter keeps full accuracy for tiny recalls
-        out = _expand(self.mu_pos, k) - _expand(self.sigma_pos, k) * ndtri(r)
+        out = expand_to_draws(self.mu_pos, k) - expand_to_draws(self.sigma_pos, k) * ndtri(r)
         return _as_scalar_or_array(out)
 
     def precision_at_recall(self, recall, prevalence=None):
@@ -271,10 +271,10 @@ class Binormal(_BinormalOperatingPoints, _BinormalSampling, ScoreModel):
             log_r = np.log(r)
         z = _logit_precision_u(
             u,
-            _expand(self._d, k),
-            _expand(self._s, k),
-            _expand(self._logit_prevalence(prevalence), k),
-            _expand(self._limit, k),
+            expand_to_draws(self._d, k),
+            expand_to_draws(self._s, k),
+            expand_to_draws(self._logit_prevalence(prevalence), k),
+            expand_to_draws(self._limit, k),
             log_r=log_r,
         )
         return _as_scalar_or_array(expit(z))
@@ -303,7 +303,7 @@ class Binormal(_BinormalOperatingPoints, _BinormalSampling, ScoreModel):
         """
         f = _check_unit_interval(fpr, "fpr")
         k = f.ndim
-        out = ndtr((_expand(self._d, k) + ndtri(f)) / _expand(self._s, k))
+        out = ndtr((expand_to_draws(self._d, k) + ndtri(f)) / expand_to_draws(self._s, k))
         return _as_scalar_or_array(out)
 
     def roc_curve(self, n_points=201):

@@ -14,7 +14,7 @@ import numpy as np
 from scipy.special import expit, log_expit, log_ndtr, logit, ndtr
 
 from .._core import check_positive_number
-from ._common import _as_scalar_or_array, _check_unit_interval, _expand, _logit_precision_u
+from ._common import _as_scalar_or_array, _check_unit_interval, _logit_precision_u, expand_to_draws
 from ._search import first_index_geq, golden_max, search_grid, solve_crossing
 
 __all__ = ["BinormalFBetaResult"]
@@ -168,7 +168,7 @@ class _BinormalOperatingPoints:
         """
         u = self._precision_crossing(min_precision, prevalence)
         k = np.ndim(min_precision)
-        out = _expand(self.mu_pos, k) + _expand(self.sigma_pos, k) * u
+        out = expand_to_draws(self.mu_pos, k) + expand_to_draws(self.sigma_pos, k) * u
         return _as_scalar_or_array(out)
 
     def max_fbeta(self, beta=1.0, prevalence=None):

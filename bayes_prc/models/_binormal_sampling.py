@@ -12,7 +12,7 @@ from .._core import (
     check_random_state,
 )
 from .._core.transforms import location_scale
-from ._common import LOG_SQRT_2PI, _as_scalar_or_array, _expand, _sample_size
+from ._common import LOG_SQRT_2PI, _as_scalar_or_array, _sample_size, expand_to_draws
 
 
 class _BinormalSampling:
@@ -51,8 +51,8 @@ class _BinormalSampling:
         mu, sigma = self._class_params(label)
         xa = np.asarray(x, dtype=np.float64)
         k = xa.ndim
-        zs = (xa - _expand(mu, k)) / _expand(sigma, k)
-        out = -0.5 * zs * zs - np.log(_expand(sigma, k)) - LOG_SQRT_2PI
+        zs = (xa - expand_to_draws(mu, k)) / expand_to_draws(sigma, k)
+        out = -0.5 * zs * zs - np.log(expand_to_draws(sigma, k)) - LOG_SQRT_2PI
         return _as_scalar_or_array(out)
 
     def pdf(self, x, label):

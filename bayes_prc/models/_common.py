@@ -22,14 +22,43 @@ LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 # --------------------------------------------------------------------------------------
 
 
-def _expand(param, ndim):
-    """Append ``ndim`` length-1 axes so that ``param`` broadcasts as an outer product."""
+def expand_to_draws(param, ndim):
+    """Append ``ndim`` length-1 axes so that ``param`` broadcasts as an outer product.
+
+    Parameters
+    ----------
+    param : array-like
+        Parameter draws of shape ``batch_shape``.
+    ndim : int
+        Number of axes to append (those of the evaluation points).
+
+    Returns
+    -------
+    ndarray
+        ``param`` reshaped to ``batch_shape + (1,) * ndim``.
+    """
     return np.reshape(param, np.shape(param) + (1,) * ndim)
 
 
-def _extra_ndim(batch_shape, t, per_draw):
-    """Axes of thresholds ``t`` beyond the batch: all of them, or (``per_draw``) those
-    after ``batch_shape``, each parameter draw then being evaluated at its own thresholds."""
+def threshold_extra_ndim(batch_shape, t, per_draw):
+    """Number of axes of the thresholds ``t`` beyond the parameters' batch.
+
+    All of ``t.ndim`` (every draw at every threshold), or with ``per_draw`` the axes after
+    ``batch_shape``, each parameter draw then being evaluated at its own thresholds.
+
+    Parameters
+    ----------
+    batch_shape : tuple of int
+        Shape of the parameter draws.
+    t : ndarray
+        Thresholds.
+    per_draw : bool
+        Whether ``t`` starts with ``batch_shape`` (one set of thresholds per draw).
+
+    Returns
+    -------
+    int
+    """
     if not per_draw:
         return t.ndim
     nb = len(batch_shape)
@@ -117,8 +146,25 @@ def _sample_size(batch_shape, n):
 # --------------------------------------------------------------------------------------
 
 
-def _logit_precision(logit_pi, log_r, log_f, limit):
-    """``logit(pi) + log r - log f``, with the analytic limit where both logs are -inf."""
+def logit_precision_from_logs(logit_pi, log_r, log_f, limit):
+    """Logit precision ``logit(pi) + log r - log f`` from log recall and log FPR.
+
+    Where both ``log_r`` and ``log_f`` are ``-inf`` (far in the tail) the difference is
+    replaced by its analytic ``limit``.
+
+    Parameters
+    ----------
+    logit_pi : array-like
+        Logit of the prevalence.
+    log_r, log_f : array-like
+        Log recall (TPR) and log false-positive rate at the thresholds.
+    limit : array-like
+        The value of ``log r - log f`` used where both logs are ``-inf``.
+
+    Returns
+    -------
+    ndarray
+    """
     both = np.isneginf(log_r) & np.isneginf(log_f)
     with np.errstate(invalid="ignore"):
         diff = log_r - log_f
@@ -147,4 +193,4 @@ def _logit_precision_u(u, d, s, logit_pi, limit, log_r=None):
     """
     if log_r is None:
         log_r = log_ndtr(-u)
-    return _logit_precision(logit_pi, log_r, log_ndtr(-(d + s * u)), limit)
+    return logit_precision_from_logs(logit_pi, log_r, log_ndtr(-(d + s * u)), limit)

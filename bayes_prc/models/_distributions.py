@@ -17,7 +17,7 @@ import math
 import numpy as np
 from scipy import special
 
-from ._common import LOG_SQRT_2PI, _expand
+from ._common import LOG_SQRT_2PI, expand_to_draws
 
 _BREAK_U = np.linspace(-8.5, 8.5, 18)  # breakpoints in standard-normal units (step 1)
 _BREAK_SIGN = np.sign(_BREAK_U)
@@ -77,18 +77,18 @@ class _NormalClass:
         return _NormalClass(self.mu.reshape(-1)[idx], self.sigma.reshape(-1)[idx])
 
     def log_sf(self, t, k):
-        return special.log_ndtr((_expand(self.mu, k) - t) / _expand(self.sigma, k))
+        return special.log_ndtr((expand_to_draws(self.mu, k) - t) / expand_to_draws(self.sigma, k))
 
     def log_pdf(self, t, k):
-        sig = _expand(self.sigma, k)
-        x = (t - _expand(self.mu, k)) / sig
+        sig = expand_to_draws(self.sigma, k)
+        x = (t - expand_to_draws(self.mu, k)) / sig
         return -0.5 * x * x - LOG_SQRT_2PI - np.log(sig)
 
     def cdf(self, t, k):
-        return special.ndtr((t - _expand(self.mu, k)) / _expand(self.sigma, k))
+        return special.ndtr((t - expand_to_draws(self.mu, k)) / expand_to_draws(self.sigma, k))
 
     def isf(self, r, k):
-        return _expand(self.mu, k) - _expand(self.sigma, k) * special.ndtri(r)
+        return expand_to_draws(self.mu, k) - expand_to_draws(self.sigma, k) * special.ndtri(r)
 
     def breakpoints(self):  # for 1-D parameters: (m, 18)
         return self.mu[:, None] + self.sigma[:, None] * _BREAK_U
@@ -109,12 +109,12 @@ class _StudentTClass:
         return _StudentTClass(*(p.reshape(-1)[idx] for p in (self.mu, self.sigma, self.nu)))
 
     def log_sf(self, t, k):
-        x = (t - _expand(self.mu, k)) / _expand(self.sigma, k)
-        return _t_log_sf(x, _expand(self.nu, k))
+        x = (t - expand_to_draws(self.mu, k)) / expand_to_draws(self.sigma, k)
+        return _t_log_sf(x, expand_to_draws(self.nu, k))
 
     def log_pdf(self, t, k):
-        nu, sig = _expand(self.nu, k), _expand(self.sigma, k)
-        x = np.abs(t - _expand(self.mu, k)) / sig
+        nu, sig = expand_to_draws(self.nu, k), expand_to_draws(self.sigma, k)
+        x = np.abs(t - expand_to_draws(self.mu, k)) / sig
         const = (
             special.gammaln(0.5 * (nu + 1.0))
             - special.gammaln(0.5 * nu)
@@ -129,15 +129,15 @@ class _StudentTClass:
         return const - 0.5 * (nu + 1.0) * np.where(big, big_form, small_form)
 
     def cdf(self, t, k):
-        x = (t - _expand(self.mu, k)) / _expand(self.sigma, k)
-        return special.stdtr(_expand(self.nu, k), x)
+        x = (t - expand_to_draws(self.mu, k)) / expand_to_draws(self.sigma, k)
+        return special.stdtr(expand_to_draws(self.nu, k), x)
 
     def isf(self, r, k):
         # P(T >= q) = r  <=>  q = -F^{-1}(r): accurate for tiny recalls. scipy's stdtrit
         # returns +inf at both p = 0 and p = 1, so the ends are set here.
-        q = special.stdtrit(_expand(self.nu, k), r)
+        q = special.stdtrit(expand_to_draws(self.nu, k), r)
         q = np.where(r == 0.0, -np.inf, np.where(r == 1.0, np.inf, q))
-        return _expand(self.mu, k) - _expand(self.sigma, k) * q
+        return expand_to_draws(self.mu, k) - expand_to_draws(self.sigma, k) * q
 
     def breakpoints(self):
         q = -_BREAK_SIGN * special.stdtrit(self.nu[:, None], _BREAK_P)

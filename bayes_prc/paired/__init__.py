@@ -60,9 +60,9 @@ from .._core import (
 from .._core.transforms import check_transform, transform_scores
 from ..empirical import Ranked, average_precision_score, precision_at_recall
 from ..exceptions import BayesPRCWarning
-from ..frequentist._engine import _paired_replicates
+from ..frequentist import paired_replicates
 from ..intervals import IntervalResult
-from ..pool._compare import compare_on_selection
+from ..pool import compare_on_selection
 from ._tests import METRICS, check_metric_method, frequentist_fields
 
 __all__ = ["METHODS", "METRICS", "BAYES_METHODS", "PairedComparison", "compare_classifiers"]
@@ -518,7 +518,7 @@ def compare_classifiers(
             if not check.passed:
                 warnings.warn(check.verdict, BayesPRCWarning, stacklevel=2)
         else:
-            from ..bayes._paired import fit_paired_posterior
+            from ..bayes import fit_paired_posterior
 
             fit = fit_paired_posterior(is_pos, a, b, transform=transform, **kw)
         ap_a_d, ap_b_d = fit.ap_a, fit.ap_b
@@ -529,7 +529,7 @@ def compare_classifiers(
                   "diagnostics": fit.diagnostics, "idata": fit.idata}  # fmt: skip
     else:
         kind = "stratified" if method == "bootstrap" else "bayesian"
-        reps = _paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall)
+        reps = paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall)
         ap_a_d, ap_b_d = reps[0], reps[1]
         prec_a_d, prec_b_d = (reps[2], reps[3]) if recall is not None else (None, None)
 

@@ -13,8 +13,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..empirical import average_precision_score
-from ..frequentist._paired_tests import _permutation_test
-from ..frequentist._roc_auc import _delong_components, _paired_delong
+from ..frequentist import delong_components, paired_delong_test, paired_permutation_test
 
 __all__ = ["FREQUENTIST_METHODS", "METRICS", "check_metric_method", "frequentist_fields"]
 
@@ -99,7 +98,7 @@ def frequentist_fields(ranked_a, ranked_b, *, metric, method, level, rope, n_res
                 "method='delong' needs at least 2 positives and 2 negatives (DeLong's "
                 f"variance); got {n_pos} positive(s) out of {is_pos.shape[0]}"
             )
-        test = _paired_delong(is_pos, a, b)
+        test = paired_delong_test(is_pos, a, b)
         est, se = test.difference, test.standard_error
         half = float(ndtri((1.0 + level) / 2.0)) * se
         prob, shares = _normal_shares(est, se, rope)
@@ -115,9 +114,9 @@ def frequentist_fields(ranked_a, ranked_b, *, metric, method, level, rope, n_res
             **shares,
         )
         return out
-    _, p, null = _permutation_test(is_pos, a, b, metric, n_resamples, rng)
+    _, p, null = paired_permutation_test(is_pos, a, b, metric, n_resamples, rng)
     if metric == "roc_auc":
-        value_a, value_b = (float(v) for v in _delong_components(is_pos, np.vstack((a, b))).auc)
+        value_a, value_b = (float(v) for v in delong_components(is_pos, np.vstack((a, b))).auc)
     else:
         value_a, value_b = emp_a, emp_b
     null.setflags(write=False)

@@ -24,16 +24,17 @@ Examples
 >>> exact = bp.average_precision_score(y, s)
 """
 
-from ..bayes._pool import PoolPosterior, fit_pool
-from ..bayes._pool_model import PoolPriors
-from ..frequentist._design import SELECTION_STRATEGIES, LabelSelection, select_labels
-from ..frequentist._design_estimates import (
+from ..bayes import PoolPosterior, PoolPriors, fit_pool
+from ..frequentist import (
     DESIGN_INTERVAL_METHODS,
+    SELECTION_STRATEGIES,
     DesignInterval,
+    LabelSelection,
     design_ap_interval,
     design_threshold_interval,
+    select_labels,
 )
-from ._compare import PoolComparison, compare_pool
+from ._compare import PoolComparison, compare_on_selection, compare_pool
 from ._plan import budget_for_width, plan_labels
 
 __all__ = [
@@ -51,4 +52,6 @@ __all__ = [
     "fit_pool",
     "plan_labels",
     "select_labels",
+    # helper of bayes_prc.paired
+    "compare_on_selection",
 ]

@@ -32,10 +32,9 @@ from .._core import (
     check_probability,
     check_random_state,
     check_rope,
+    check_selected_labels,
 )
-from ..frequentist._design import LabelSelection, _check_labels
-from ..frequentist._design_estimates import _Design
-from ..frequentist._results import IntervalResult
+from ..frequentist import IntervalResult, LabelSelection, ValidatedSelection
 
 __all__ = ["PoolComparison", "compare_on_selection", "compare_pool"]
 
@@ -91,7 +90,7 @@ def _strata_cols(selection):
 
 
 def _rescaling_weights(selection, rng, n_resamples):
-    """Rao-Wu-Yue weights (n_resamples, n) in selection order (as ``_Design``'s)."""
+    """Rao-Wu-Yue weights (n_resamples, n) in selection order (as ``ValidatedSelection``'s)."""
     w = 1.0 / np.asarray(selection.inclusion_prob, dtype=np.float64)
     out = np.broadcast_to(w, (n_resamples, w.size)).copy()
     fpc = (np.zeros(selection.stratum_sizes.size) if selection.strategy == "importance"
@@ -171,7 +170,7 @@ def compare_pool(score_a, score_b, selection, y_labels, *, rope=None, ci_prob=0.
     (True, True)
     """
     a, b = _check_pool_scores(score_a, score_b, selection)
-    is_pos = _check_labels(y_labels, selection.indices.size)
+    is_pos = check_selected_labels(y_labels, selection.indices.size)
     return _compare(a, b, selection, is_pos, rope=check_rope(rope),
                     level=check_probability(ci_prob, "ci_prob"),
                     n_resamples=check_int(n_resamples, "n_resamples"),
@@ -195,7 +194,9 @@ def compare_on_selection(y_true, score_a, score_b, selection, *, rope, level, n_
             f"not apply: {', '.join(f'`{k}`' for k in given)}"
         )
     a, b = _check_pool_scores(score_a, score_b, selection)
-    is_pos = _check_labels(y_true, selection.indices.size, name="y_true", pos_label=pos_label)
+    is_pos = check_selected_labels(
+        y_true, selection.indices.size, name="y_true", pos_label=pos_label
+    )
     return _compare(a, b, selection, is_pos, rope=rope, level=level,
                     n_resamples=check_int(n_resamples, "n_resamples"),
                     rng=check_random_state(random_seed))  # fmt: skip
@@ -224,7 +225,7 @@ def _compare(a, b, selection, is_pos, *, rope, level, n_resamples, rng):
     designs, orders = [], []
     for s in (a, b):
         sel = replace(selection, y_score=s)  # the same items, seen through this score
-        designs.append(_Design(s, sel, is_pos))
+        designs.append(ValidatedSelection(s, sel, is_pos))
         orders.append(np.argsort(-s[selection.indices].astype(np.float64), kind="stable"))
 
     def diff(weights):

@@ -32,20 +32,15 @@ from .._core import (
     Progress,
     check_choice,
     check_int,
+    check_pool_scores,
     check_probability,
     check_progressbar,
     check_random_state,
 )
-from ..bayes._pool import fit_pool
-from ..bayes._pool_model import basis, pool_u
+from ..bayes import calibration_basis, fit_pool, pool_normal_scores
 from ..empirical import average_precision_score
 from ..exceptions import ConvergenceWarning
-from ..frequentist._design import (
-    SELECTION_STRATEGIES,
-    _check_scores,
-    check_selection,
-    select_labels,
-)
+from ..frequentist import SELECTION_STRATEGIES, check_selection, select_labels
 
 __all__ = ["plan_labels"]
 
@@ -250,7 +245,7 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
     """
     import pandas as pd
 
-    score = _check_scores(y_score)
+    score = check_pool_scores(y_score)
     n_pool = score.shape[0]
     check_choice(strategy, "strategy", SELECTION_STRATEGIES)
     level = check_probability(ci_prob, "ci_prob")
@@ -274,7 +269,9 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
         log_slopes = post.idata["posterior"]["log_slopes"].values
         slopes = np.exp(log_slopes.reshape(alpha.size, -1))
         floor = post.idata["posterior"]["floor"].values.reshape(-1)
-        h = basis(pool_u(score.astype(np.float64)), post.knots, post.anchor)  # (n, K + 1)
+        h = calibration_basis(
+            pool_normal_scores(score.astype(np.float64)), post.knots, post.anchor
+        )  # (n, K + 1)
         model = f"posterior of fit_pool on the pilot ({n_pilot} labels)"
     else:
         if prevalence is None:

@@ -41,11 +41,14 @@ True
 True
 """
 
-from ._binned import BinnedCurveWarning, BinnedPRCurve, binned_pr_curve
-from ._faces import _dask_auc_pr as _dask_auc_pr
-from ._faces import _dask_average_precision_score as _dask_average_precision_score
-from ._faces import _dask_fit_binormal as _dask_fit_binormal
-from ._faces import _dask_precision_recall_curve as _dask_precision_recall_curve
+from ._binned import BinnedCurveWarning, BinnedPRCurve, ap_bounds_text, binned_pr_curve
+from ._blocks import distinct_labels, in_memory_arrays
+from ._faces import (
+    dask_auc_pr,
+    dask_average_precision_score,
+    dask_fit_binormal,
+    dask_precision_recall_curve,
+)
 from ._io import read_parquet
 from ._options import GRIDS, get_options, set_options
 from ._stats import class_statistics
@@ -59,4 +62,12 @@ __all__ = [
     "get_options",
     "read_parquet",
     "set_options",
+    # what the top-level faces (bayes_prc._dispatch) and the CLI use
+    "ap_bounds_text",
+    "dask_auc_pr",
+    "dask_average_precision_score",
+    "dask_fit_binormal",
+    "dask_precision_recall_curve",
+    "distinct_labels",
+    "in_memory_arrays",
 ]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from ..empirical import _pr_from_counts
+from ..empirical import pr_from_counts
 from ..exceptions import BayesPRCWarning
 from ._blocks import _aligned, _block_checks, _map_reduce, _merge_checks, _raise_invalid
 from ._options import _OPTIONS, GRIDS, _check_option
@@ -342,7 +342,7 @@ def _binned_result(hist, grid, score_dtype, drop_intermediate=False, warn=True):
     n_pos = float(tps[0]) if tps.size else 0.0
     dtype = np.dtype(np.int64) if np.dtype(score_dtype).kind == "b" else np.dtype(score_dtype)
     thresholds = low.astype(dtype)
-    precision, recall, thresholds_out = _pr_from_counts(
+    precision, recall, thresholds_out = pr_from_counts(
         fps[::-1].copy(), tps[::-1].copy(), thresholds[::-1], drop_intermediate, warn
     )
     keep = np.isin(thresholds, thresholds_out) if drop_intermediate else slice(None)
@@ -388,8 +388,20 @@ def _up(x, digits=2):
     return f"{np.ceil(x / step) * step:.{digits}g}"
 
 
-def _interval_text(res, decimals=6):
-    """``[ap_low, ap_high]`` rounded outwards, so that the printed interval still holds."""
+def ap_bounds_text(res, decimals=6):
+    """``[ap_low, ap_high]`` as text, rounded outwards so that the printed interval still holds.
+
+    Parameters
+    ----------
+    res : BinnedPRCurve
+        A binned curve (:func:`binned_pr_curve`).
+    decimals : int, default 6
+        Decimals printed.
+
+    Returns
+    -------
+    str
+    """
     scale_ = 10.0**decimals
     low = np.floor(res.ap_low * scale_) / scale_
     high = np.ceil(res.ap_high * scale_) / scale_

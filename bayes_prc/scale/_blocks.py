@@ -177,6 +177,62 @@ def _exact_path(blocks):
     return _n_items(blocks) <= _OPTIONS["max_exact"]
 
 
+def in_memory_arrays(y_true, y_score):
+    """The input as numpy arrays when it has at most ``max_exact`` items (the exact path).
+
+    Parameters
+    ----------
+    y_true, y_score : array-like or dask array of shape (n_samples,)
+
+    Returns
+    -------
+    y_true, y_score : ndarray or None
+        The computed arrays, or ``None`` when the input has more than
+        ``get_options()["max_exact"]`` items.
+    n_samples : int
+        Number of items.
+    """
+    blocks = _aligned(y_true, y_score)
+    if not _exact_path(blocks):
+        return None, None, blocks.n
+    y, s, _ = _compute_numpy(blocks)
+    return y, s, blocks.n
+
+
+def distinct_labels(y):
+    """Distinct values of a dask label array, in one lazy pass over its blocks.
+
+    At most ``_MAX_LABELS + 1`` values: past ``_MAX_LABELS`` distinct values, the last
+    one is repeated to stand for "more than that" (all a check of binary labels needs).
+
+    Parameters
+    ----------
+    y : dask array of shape (n_samples,)
+
+    Returns
+    -------
+    ndarray
+    """
+    blocks = _Blocks([(b, b) for b in y.to_delayed().ravel().tolist()], True, None, y.dtype)
+    info = _map_reduce(blocks, _labels_block, _merge_checks)
+    values = info["labels"]
+    if info["many_labels"]:
+        values = np.concatenate([values, values[-1:]])  # "more than two" is all that counts
+    return values
+
+
+def _labels_block(y, s, i):
+    y = np.asarray(y)
+    labels = _distinct(y)
+    return {
+        "n": int(y.shape[0]),
+        "labels": labels[:_MAX_LABELS],
+        "many_labels": labels.size > _MAX_LABELS,
+        "mismatch": None,
+        "bad": None,
+    }
+
+
 # --------------------------------------------------------------------------------------
 # Validation shared by the passes: every block reports, the driver raises
 # --------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import numpy as np
 
 from .._core import check_bool, warn_at_caller
 from ..empirical import auc_pr, average_precision_score, precision_recall_curve
-from ._binned import BinnedCurveWarning, _binned, _check_bins, _interval_text, _up
+from ._binned import BinnedCurveWarning, _binned, _check_bins, _up, ap_bounds_text
 from ._blocks import (
     _aligned,
     _compute_numpy,
@@ -30,7 +30,7 @@ def _binned_only(what, sample_weight, n):
         )
 
 
-def _dask_precision_recall_curve(
+def dask_precision_recall_curve(
     y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=False
 ):
     """:func:`bayes_prc.precision_recall_curve` for dask input: exact, or binned."""
@@ -59,13 +59,13 @@ def _warn_binned_ap(res, what):
         f"{what} of {res.n_samples:,} items (> max_exact={_OPTIONS['max_exact']:,}) from "
         f"{res.n_bins:,} score bins: {res.average_precision:.6f}, within "
         f"{_up(res.ap_error_bound)} of the exact value (exact AP in "
-        f"{_interval_text(res)}). Raise bayes_prc.scale.set_options(max_exact=...) for the "
+        f"{ap_bounds_text(res)}). Raise bayes_prc.scale.set_options(max_exact=...) for the "
         "exact value.",
         BinnedCurveWarning,
     )
 
 
-def _dask_average_precision_score(
+def dask_average_precision_score(
     y_true, y_score, *, average="macro", pos_label=1, sample_weight=None
 ):
     """:func:`bayes_prc.average_precision_score` for dask input: exact, or binned."""
@@ -96,7 +96,7 @@ def _dask_average_precision_score(
     return res.average_precision
 
 
-def _dask_auc_pr(
+def dask_auc_pr(
     y_true, y_score, *, estimator="average_precision", pos_label=None, sample_weight=None
 ):
     """:func:`bayes_prc.auc_pr` for dask input: exact, or binned (AP only)."""
@@ -119,12 +119,11 @@ def _dask_auc_pr(
     return res.average_precision
 
 
-def _dask_fit_binormal(y_true, y_score, *, transform=None, priors=None, pos_label=None, **options):
+def dask_fit_binormal(y_true, y_score, *, transform=None, priors=None, pos_label=None, **options):
     """:func:`bayes_prc.fit_binormal` for dask input: one pass, then the usual posterior."""
-    from ..bayes._fit import _check_fit_options, _fit_from_statistics
-    from ..bayes._priors import ClassStats
+    from ..bayes import ClassStats, check_fit_options, fit_from_statistics
 
-    priors = _check_fit_options(
+    priors = check_fit_options(
         transform,
         options["method"],
         options["draws"],
@@ -150,7 +149,7 @@ def _dask_fit_binormal(y_true, y_score, *, transform=None, priors=None, pos_labe
         ClassStats(st.n, (st.mean - location) / scale, st.ss / scale**2)
         for st in (raw_neg, raw_pos)
     ]
-    return _fit_from_statistics(
+    return fit_from_statistics(
         stats[0],
         stats[1],
         location=location,

@@ -132,7 +132,7 @@ def class_statistics(y_true, y_score, *, transform=None, pos_label=None):
     >>> neg.n, neg.mean, neg.ss, pos.n, pos.mean, pos.ss
     (3, 1.0, 0.5, 3, 3.0, 2.0)
     """
-    from ..bayes._priors import ClassStats
+    from ..bayes import ClassStats
 
     check_transform(transform)
     blocks = _aligned(y_true, y_score)

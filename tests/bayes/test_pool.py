@@ -14,7 +14,7 @@ from bayes_prc.bayes._pool_model import (
     PoolPriors,
     _grad_hess,
     pool_log_posterior,
-    pool_u,
+    pool_normal_scores,
     rate,
     sample_prior,
 )
@@ -54,7 +54,7 @@ def test_label_noise_matches_brute_force_simulation():
     p = special.expit(-5.0 + 2.0 * s)
     labelled = rng.choice(n, 200, replace=False)
     y_lab = (rng.random(200) < p[labelled]).astype(float)
-    u = pool_u(s)
+    u = pool_normal_scores(s)
     b = PoolBins(s, u, labelled, y_lab)
     # calibration at the bins' u: p as a function of u is p at the score of that rank
     s_sorted = np.sort(s)
@@ -131,10 +131,10 @@ def test_prior_predictive_is_weakly_informative():
     # prior draws of the pool's prevalence spread from rare to common positives
     y, s = _pool(n=20_000)
     sel = select_labels(s, 300, random_seed=2)
-    data = PoolData(pool_u(s), sel.indices, y[sel.indices].astype(bool), 6,
+    data = PoolData(pool_normal_scores(s), sel.indices, y[sel.indices].astype(bool), 6,
                     prevalence=0.02, floor_share=0.05)  # fmt: skip
     alpha, log_slopes, floor = sample_prior(data, PoolPriors(), 2000, np.random.default_rng(0))
-    u = pool_u(s)[::20]
+    u = pool_normal_scores(s)[::20]
     prev = rate(data.f(alpha, log_slopes, u), floor).mean(axis=1)
     lo, hi = np.quantile(prev, [0.05, 0.95])
     assert lo < 0.01 and hi > 0.4
@@ -148,7 +148,7 @@ def test_gradient_and_hessian_match_finite_differences(floor_share):
     # relative to the largest entry: the differences' own error is ~1e-8)
     y, s = _pool(n=5000, prevalence=0.05)
     sel = select_labels(s, 200, random_seed=3)
-    data = PoolData(pool_u(s), sel.indices, y[sel.indices].astype(bool), 4,
+    data = PoolData(pool_normal_scores(s), sel.indices, y[sel.indices].astype(bool), 4,
                     prevalence=0.05, floor_share=floor_share)  # fmt: skip
     pri = PoolPriors()
     k = data.knots.size + 1

@@ -267,8 +267,8 @@ def test_delong_components_computed_once_per_prepared_data(monkeypatch):
     y = rng.random(400) < 0.3
     s = rng.normal(size=400) + y
     calls = []
-    real = _roc_auc._delong_components
-    monkeypatch.setattr(_roc_auc, "_delong_components", lambda *a: calls.append(1) or real(*a))
+    real = _roc_auc.delong_components
+    monkeypatch.setattr(_roc_auc, "delong_components", lambda *a: calls.append(1) or real(*a))
     table = bp.compare_intervals(y, s, metric="roc_auc", ci_prob=0.9, n_resamples=50, random_seed=0)
     assert len(calls) == 1
     for method in ("delong", "delong_logit", "hanley_mcneil"):
