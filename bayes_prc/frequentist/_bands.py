@@ -30,12 +30,12 @@ __all__ = ["bootstrap_pr_band", "simultaneous_band"]
 BAND_KINDS = ("pointwise", "simultaneous", "simultaneous_t")
 
 
-def simultaneous_band(curves, prob, point_lower, point_upper):
-    """Envelope of the deepest ``prob`` share of whole curves, joined with the pointwise band.
+def simultaneous_band(curves, ci_prob, point_lower, point_upper):
+    """Envelope of the deepest ``ci_prob`` share of whole curves, joined with the pointwise band.
 
     ``curves`` has shape (n_grid, n_draws). Depth of a curve = min over the grid of
     min(rank, S + 1 - rank), with pointwise ranks among the S curves (extremal depth, as
-    in the global envelope tests of Myllymaki et al. 2017). The ``ceil(prob * S)``
+    in the global envelope tests of Myllymaki et al. 2017). The ``ceil(ci_prob * S)``
     deepest curves are kept (ties of depth in curve order) and the band is their
     envelope, widened where needed to contain the pointwise band ``point_lower``,
     ``point_upper``.
@@ -45,7 +45,7 @@ def simultaneous_band(curves, prob, point_lower, point_upper):
     lower, upper : ndarray of shape (n_grid,)
     share : float
         The share of the ``S`` curves lying wholly inside the band (to 1e-12); at least
-        ``ceil(prob * S) / S`` by construction.
+        ``ceil(ci_prob * S) / S`` by construction.
 
     References
     ----------
@@ -67,7 +67,7 @@ def simultaneous_band(curves, prob, point_lower, point_upper):
     ranks = np.empty_like(order)
     np.put_along_axis(ranks, order, np.arange(1, s + 1)[None, :], axis=1)
     depth = np.minimum(ranks, s + 1 - ranks).min(axis=0)
-    n_keep = int(np.ceil(prob * s))
+    n_keep = int(np.ceil(ci_prob * s))
     keep = np.argsort(-depth, kind="stable")[:n_keep]
     kept = curves[:, keep]
     lower = np.minimum(kept.min(axis=1), point_lower)

@@ -463,7 +463,7 @@ def compare_classifiers(
     rope = check_rope(rope)
     if selection is not None:
         return compare_on_selection(
-            y_true, score_a, score_b, selection, rope=rope, level=level,
+            y_true, score_a, score_b, selection, rope=rope, ci_prob=level,
             n_resamples=n_resamples, random_seed=random_seed, pos_label=pos_label,
             unsupported={"metric": metric != "average_precision", "method": method is not None,
                          "recall": recall is not None, "transform": transform is not None,

@@ -177,13 +177,13 @@ def compare_pool(score_a, score_b, selection, y_labels, *, rope=None, ci_prob=0.
                     rng=check_random_state(random_seed))  # fmt: skip
 
 
-def compare_on_selection(y_true, score_a, score_b, selection, *, rope, level, n_resamples,
+def compare_on_selection(y_true, score_a, score_b, selection, *, rope, ci_prob, n_resamples,
                          random_seed, pos_label, unsupported):  # fmt: skip
     """:func:`compare_pool` behind ``compare_classifiers(..., selection=...)``.
 
     ``y_true`` holds the labels of ``selection.indices`` (``pos_label`` as in
     ``compare_classifiers``), ``score_a`` / ``score_b`` the two models' pool scores;
-    ``rope`` and ``level`` come validated. ``unsupported`` maps the names of
+    ``rope`` and ``ci_prob`` come validated. ``unsupported`` maps the names of
     ``compare_classifiers``'s options that do not apply here to whether they were set.
     """
     given = [k for k, v in unsupported.items() if v]
@@ -197,7 +197,7 @@ def compare_on_selection(y_true, score_a, score_b, selection, *, rope, level, n_
     is_pos = check_selected_labels(
         y_true, selection.indices.size, name="y_true", pos_label=pos_label
     )
-    return _compare(a, b, selection, is_pos, rope=rope, level=level,
+    return _compare(a, b, selection, is_pos, rope=rope, level=ci_prob,
                     n_resamples=check_int(n_resamples, "n_resamples"),
                     rng=check_random_state(random_seed))  # fmt: skip
 
