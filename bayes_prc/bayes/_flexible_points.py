@@ -32,7 +32,8 @@ import numpy as np
 from scipy.special import expit, log_expit, logit
 
 from .._core import check_positive_number
-from ..models import BinormalFBetaResult, golden_max
+from ..empirical import FBetaResult
+from ..models import golden_max
 
 __all__ = ["FlexibleOperatingPoints"]
 
@@ -242,9 +243,10 @@ class FlexibleOperatingPoints:
 
         Returns
         -------
-        BinormalFBetaResult
-            Fields ``fbeta``, ``threshold`` (latent), ``precision`` and ``recall``, each
-            of shape ``batch_shape``, as for the binormal model.
+        FBetaResult
+            ``score`` (also ``fbeta``), ``threshold`` (latent), ``precision`` and
+            ``recall``, each of shape ``batch_shape``, and ``beta``, as for the binormal
+            model.
 
         Examples
         --------
@@ -278,4 +280,7 @@ class FlexibleOperatingPoints:
             res["threshold"][idx], res["precision"][idx] = t, expit(z)
             res["recall"][idx] = np.exp(log_r)
         out = {k: v.reshape(self.batch_shape) for k, v in res.items()}
-        return BinormalFBetaResult(**{k: v[()] if v.ndim == 0 else v for k, v in out.items()})
+        out["score"] = out.pop("fbeta")
+        return FBetaResult(
+            **{k: v[()] if v.ndim == 0 else v for k, v in out.items()}, beta=float(beta_f)
+        )

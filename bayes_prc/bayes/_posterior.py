@@ -243,7 +243,7 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         res = model.max_fbeta(beta, **kw)
         return xr.Dataset(
             {
-                "score": self._da(res.fbeta, "score"),
+                "score": self._da(res.score, "score"),
                 "threshold": self._da(self._to_score(res.threshold), "t"),
                 "precision": self._da(res.precision, "precision"),
                 "recall": self._da(res.recall, "recall"),

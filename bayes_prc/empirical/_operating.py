@@ -27,13 +27,31 @@ __all__ = [
 
 @dataclass(frozen=True)
 class FBetaResult:
-    """Best F-beta over the thresholds of the empirical curve."""
+    """Best F-beta over thresholds: of the empirical curve (floats) or of a model's
+    curve per parameter draw (arrays of the model's ``batch_shape``).
+
+    Attributes
+    ----------
+    score : float or numpy.ndarray
+        The maximal F-beta (also readable as ``fbeta``).
+    threshold : float or numpy.ndarray
+        The threshold attaining it (``score >= threshold`` is classified positive).
+    precision, recall : float or numpy.ndarray
+        Precision and recall there.
+    beta : float
+        The ``beta`` of F-beta.
+    """
 
     score: float
     threshold: float
     precision: float
     recall: float
-    beta: float
+    beta: float = 1.0
+
+    @property
+    def fbeta(self):
+        """The maximal F-beta (``score``; the field name of the former model result)."""
+        return self.score
 
 
 @dataclass(frozen=True)

@@ -8,33 +8,19 @@ thresholds per draw (:func:`._search.search_grid`) before refining.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from scipy.special import expit, log_expit, log_ndtr, logit, ndtr
 
 from .._core import check_positive_number
+from ..empirical import FBetaResult
 from ._common import _as_scalar_or_array, _check_unit_interval, _logit_precision_u, expand_to_draws
 from ._search import first_index_geq, golden_max, search_grid, solve_crossing
 
 __all__ = ["BinormalFBetaResult"]
 
 
-@dataclass(frozen=True)
-class BinormalFBetaResult:
-    """Maximum of F-beta over thresholds, per parameter draw (see :meth:`Binormal.max_fbeta`).
-
-    Attributes
-    ----------
-    fbeta, threshold, precision, recall : numpy.ndarray or numpy.float64
-        The maximal F-beta, the threshold attaining it (``score >= threshold`` is
-        classified positive) and the precision and recall there; each of ``batch_shape``.
-    """
-
-    fbeta: np.ndarray
-    threshold: np.ndarray
-    precision: np.ndarray
-    recall: np.ndarray
+#: The former name of the F-beta result of the models: the one :class:`FBetaResult`.
+BinormalFBetaResult = FBetaResult
 
 
 class _BinormalOperatingPoints:
@@ -189,9 +175,10 @@ class _BinormalOperatingPoints:
 
         Returns
         -------
-        BinormalFBetaResult
-            Frozen dataclass with fields ``fbeta``, ``threshold``, ``precision`` and
-            ``recall``, each of shape ``batch_shape``.
+        FBetaResult
+            The one F-beta result of the package (as the empirical
+            :func:`bayes_prc.max_fbeta`'s): ``score`` (also ``fbeta``), ``threshold``,
+            ``precision`` and ``recall``, each of shape ``batch_shape``, and ``beta``.
 
         Examples
         --------
@@ -230,11 +217,12 @@ class _BinormalOperatingPoints:
         u = np.where(use_gold, u_gold, u_grid)
         log_r, z = parts(u)
         shape = self.batch_shape
-        return BinormalFBetaResult(
-            fbeta=_as_scalar_or_array(np.where(use_gold, f_gold, f_grid_best).reshape(shape)),
+        return FBetaResult(
+            score=_as_scalar_or_array(np.where(use_gold, f_gold, f_grid_best).reshape(shape)),
             threshold=_as_scalar_or_array(
                 (self.mu_pos.ravel() + self.sigma_pos.ravel() * u[:, 0]).reshape(shape)
             ),
             precision=_as_scalar_or_array(expit(z).reshape(shape)),
             recall=_as_scalar_or_array(np.exp(log_r).reshape(shape)),
+            beta=float(beta),
         )

@@ -67,6 +67,8 @@ class PoolComparison(IntervalResult):
     strategy : str
     bootstrap_distribution, difference_draws : ndarray
         The bootstrap replicates and the posterior draws of ``AP_B - AP_A``.
+    value_a, value_b : float
+        ``ap_a`` and ``ap_b`` under the metric-neutral names of ``PairedComparison``.
     """
 
     p_value: float
@@ -83,6 +85,17 @@ class PoolComparison(IntervalResult):
     strategy: str
     bootstrap_distribution: np.ndarray = field(repr=False)
     difference_draws: np.ndarray = field(repr=False)
+
+    @property
+    def value_a(self):
+        """The compared metric's value for A (the pool AP ``ap_a``), metric-neutral name
+        as :class:`~bayes_prc.paired.PairedComparison`'s."""
+        return self.ap_a
+
+    @property
+    def value_b(self):
+        """The compared metric's value for B (``ap_b``)."""
+        return self.ap_b
 
 
 def _strata_cols(selection):

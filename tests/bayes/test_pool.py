@@ -107,7 +107,7 @@ def test_posterior_methods():
     sim = post.pr_band(recall=np.linspace(0.05, 1, 40), kind="simultaneous", ci_prob=0.8)
     assert sim.attrs["coverage"] >= 0.8
     iv = post.interval("average_precision", ci_kind="eti")
-    assert iv.attrs["ci_prob"] == 0.9 and iv.values[0] < iv.values[1]
+    assert iv.attrs["ci_prob"] == 0.95 and iv.values[0] < iv.values[1]
     par = post.precision_at_recall([0.2, 0.5])
     assert par.dims == ("chain", "draw", "recall") and np.all((par >= 0) & (par <= 1))
     pt = post.precision_at_threshold([1.0, 3.0])
