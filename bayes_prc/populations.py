@@ -263,8 +263,9 @@ def _weighted_ap(pos, neg, prevalence):
     return float(np.mean(cum_pos[is_pos] / cum_w[is_pos]))
 
 
-def classifier_reference_ap(prevalence=DEFAULT_PREVALENCE, n_per_class=2_000_000, random_seed=0,
-                            n_batches=20):  # fmt: skip
+def classifier_reference_ap(
+    prevalence=DEFAULT_PREVALENCE, n_per_class=2_000_000, random_seed=0, n_batches=20
+):
     """Monte-Carlo AP of ``"classifier_probabilities"`` and its standard error.
 
     ``n_per_class`` positive and as many negative logit-scale scores are drawn from the
@@ -303,8 +304,13 @@ def _classifier_true_ap(prevalence):
 # ---------------------------------------------------------------------------------------
 # the catalogue
 
-_NAMES = ("classifier_probabilities", "gamma_skewed", "beta_probabilities", "hard_negatives",
-          "binormal")  # fmt: skip
+_NAMES = (
+    "classifier_probabilities",
+    "gamma_skewed",
+    "beta_probabilities",
+    "hard_negatives",
+    "binormal",
+)
 
 
 def population(name, prevalence=DEFAULT_PREVALENCE):
@@ -357,26 +363,44 @@ def population(name, prevalence=DEFAULT_PREVALENCE):
         )
     if name == "gamma_skewed":
         return _closed_form(
-            name, "negatives Gamma(1.5, 1), positives Gamma(4, 1)",
-            stats.gamma(4.0), [stats.gamma(1.5)], [1.0], None, prevalence,
-        )  # fmt: skip
+            name,
+            "negatives Gamma(1.5, 1), positives Gamma(4, 1)",
+            stats.gamma(4.0),
+            [stats.gamma(1.5)],
+            [1.0],
+            None,
+            prevalence,
+        )
     if name == "beta_probabilities":
         return _closed_form(
-            name, "negatives Beta(1.5, 6), positives Beta(4, 2) (probabilities; logit transform)",
-            stats.beta(4.0, 2.0), [stats.beta(1.5, 6.0)], [1.0], "logit", prevalence,
-        )  # fmt: skip
+            name,
+            "negatives Beta(1.5, 6), positives Beta(4, 2) (probabilities; logit transform)",
+            stats.beta(4.0, 2.0),
+            [stats.beta(1.5, 6.0)],
+            [1.0],
+            "logit",
+            prevalence,
+        )
     if name == "hard_negatives":
         w = HARD_NEGATIVE_SHARE
         return _closed_form(
             name,
             f"positives N(2, 1); negatives {w:g} N(2, 1) (hard negatives) + {1 - w:g} N(0, 1)",
-            stats.norm(2.0, 1.0), [stats.norm(2.0, 1.0), stats.norm(0.0, 1.0)], [w, 1 - w],
-            None, prevalence,
-        )  # fmt: skip
+            stats.norm(2.0, 1.0),
+            [stats.norm(2.0, 1.0), stats.norm(0.0, 1.0)],
+            [w, 1 - w],
+            None,
+            prevalence,
+        )
     return _closed_form(
-        name, "positives N(1.5, 1), negatives N(0, 1) (binormal control)",
-        stats.norm(1.5, 1.0), [stats.norm(0.0, 1.0)], [1.0], None, prevalence,
-    )  # fmt: skip
+        name,
+        "positives N(1.5, 1), negatives N(0, 1) (binormal control)",
+        stats.norm(1.5, 1.0),
+        [stats.norm(0.0, 1.0)],
+        [1.0],
+        None,
+        prevalence,
+    )
 
 
 #: Every population at the default prevalence 0.2, by name.

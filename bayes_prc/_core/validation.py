@@ -451,8 +451,11 @@ def check_rope(rope):
     lo, hi = rope
 
     def real(v):
-        return (isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
-                and bool(np.isfinite(v)))  # fmt: skip
+        return (
+            isinstance(v, numbers.Real)
+            and not isinstance(v, (bool, np.bool_))
+            and bool(np.isfinite(v))
+        )
 
     if not (real(lo) and real(hi) and lo < hi):
         raise ValueError(msg)

@@ -87,8 +87,10 @@ def _fit_shown_model(r, transform, bayes_method, seed, progressbar, model):
     except ValueError as err:
         if model == "parametric":
             raise
-        note = (f"The rank-based model could not be fit ({err}); the parametric "
-                "binormal model is shown instead.")  # fmt: skip
+        note = (
+            f"The rank-based model could not be fit ({err}); the parametric "
+            "binormal model is shown instead."
+        )
         return fit_or_reuse(*args, "parametric"), [note]
 
 

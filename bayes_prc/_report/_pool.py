@@ -21,8 +21,18 @@ from ._render import _CSS
 __all__ = ["compute_pool_report", "pool_report"]
 
 
-def compute_pool_report(y_score, selection, y_labels, *, ci_prob=0.95, random_seed=None,
-                        n_resamples=2000, plan=True, plan_replicates=6, progressbar=False):  # fmt: skip
+def compute_pool_report(
+    y_score,
+    selection,
+    y_labels,
+    *,
+    ci_prob=0.95,
+    random_seed=None,
+    n_resamples=2000,
+    plan=True,
+    plan_replicates=6,
+    progressbar=False,
+):
     """Every number of the pool report, as a dict (see :func:`pool_report`)."""
     from .._core import check_selected_labels
     from ..bayes import fit_pool
@@ -39,29 +49,51 @@ def compute_pool_report(y_score, selection, y_labels, *, ci_prob=0.95, random_se
         lo, hi = np.quantile(ap, [(1 - ci_prob) / 2, (1 + ci_prob) / 2])
         band = post.pr_band(np.linspace(0.01, 1.0, 100), ci_prob=ci_prob)
         try:
-            design = design_ap_interval(y_score, selection, y, confidence_level=ci_prob,
-                                        n_resamples=n_resamples, random_seed=rng)  # fmt: skip
+            design = design_ap_interval(
+                y_score,
+                selection,
+                y,
+                confidence_level=ci_prob,
+                n_resamples=n_resamples,
+                random_seed=rng,
+            )
         except ValueError as err:
             design, _ = None, notes.append(f"design-based AP not computed: {err}")
         plan_df, halve = None, None
         n, n_pool = selection.indices.size, selection.n_pool
         budgets = sorted({min(k * n, n_pool) for k in (2, 4, 8)} - {n})
         if plan and budgets:
-            plan_df = plan_labels(y_score, budgets, pilot=(selection, y),
-                                  strategy=selection.strategy, ci_prob=ci_prob,
-                                  n_replicates=plan_replicates, draws=200,
-                                  progressbar=progressbar, random_seed=rng)  # fmt: skip
+            plan_df = plan_labels(
+                y_score,
+                budgets,
+                pilot=(selection, y),
+                strategy=selection.strategy,
+                ci_prob=ci_prob,
+                n_replicates=plan_replicates,
+                draws=200,
+                progressbar=progressbar,
+                random_seed=rng,
+            )
             # the verdict is about extending the labels already paid for
             column = "ap_width_extended" if "ap_width_extended" in plan_df else "ap_width"
             halve = budget_for_width(plan_df, (hi - lo) / 2, column=column)
     notes += sorted({f"{w.category.__name__}: {w.message}" for w in caught})
     return {
-        "n_pool": int(n_pool), "n_labelled": int(n), "n_positives": int(np.sum(y)),
-        "strategy": selection.strategy, "ci_prob": ci_prob, "ap_mean": float(ap.mean()),
-        "ap_low": float(lo), "ap_high": float(hi), "design": design, "band": band,
-        "plan": plan_df, "halve_budget": halve, "notes": notes,
+        "n_pool": int(n_pool),
+        "n_labelled": int(n),
+        "n_positives": int(np.sum(y)),
+        "strategy": selection.strategy,
+        "ci_prob": ci_prob,
+        "ap_mean": float(ap.mean()),
+        "ap_low": float(lo),
+        "ap_high": float(hi),
+        "design": design,
+        "band": band,
+        "plan": plan_df,
+        "halve_budget": halve,
+        "notes": notes,
         "khat": (post.importance or {}).get("khat"),
-    }  # fmt: skip
+    }
 
 
 def _verdict(d):
@@ -74,18 +106,28 @@ def _verdict(d):
     if d["plan"] is not None:
         if d["halve_budget"] is not None:
             more = d["halve_budget"] - d["n_labelled"]
-            text += (f" About {more} more labels (extending this selection) would halve "
-                     "the width (plan_labels).")  # fmt: skip
+            text += (
+                f" About {more} more labels (extending this selection) would halve "
+                "the width (plan_labels)."
+            )
         else:
             top = int(d["plan"].index.max())
-            text += (f" Even {top} labels in all (extending this selection) would not "
-                     "halve the width (plan_labels).")  # fmt: skip
+            text += (
+                f" Even {top} labels in all (extending this selection) would not "
+                "halve the width (plan_labels)."
+            )
     return text
 
 
 def _rows(d):
-    rows = [("fit_pool (Bayesian, monotone calibration + floor)", d["ap_mean"], d["ap_low"],
-             d["ap_high"])]  # fmt: skip
+    rows = [
+        (
+            "fit_pool (Bayesian, monotone calibration + floor)",
+            d["ap_mean"],
+            d["ap_low"],
+            d["ap_high"],
+        )
+    ]
     if d["design"] is not None:
         r = d["design"]
         rows.append(("design-based (Horvitz-Thompson, bootstrap)", r.estimate, r.low, r.high))
@@ -97,11 +139,21 @@ def _figures(d):
     fig, ax = _new_ax()
     band = d["band"]
     r = band["recall"].values
-    ax.fill_between(r, band["lower"].values, band["upper"].values, alpha=0.3, color="C0",
-                    label=f"{100 * d['ci_prob']:.4g}% credible band (pointwise)")  # fmt: skip
+    ax.fill_between(
+        r,
+        band["lower"].values,
+        band["upper"].values,
+        alpha=0.3,
+        color="C0",
+        label=f"{100 * d['ci_prob']:.4g}% credible band (pointwise)",
+    )
     ax.plot(r, band["median"].values, color="C0", label="posterior median")
-    ax.set(xlabel="Recall (whole pool)", ylabel="Precision (whole pool)", xlim=(0, 1.02),
-           ylim=(0, 1.02))  # fmt: skip
+    ax.set(
+        xlabel="Recall (whole pool)",
+        ylabel="Precision (whole pool)",
+        xlim=(0, 1.02),
+        ylim=(0, 1.02),
+    )
     ax.legend(loc="upper right", fontsize="small")
     out["pr"] = svg(fig)
     if d["plan"] is not None:
@@ -111,9 +163,11 @@ def _figures(d):
         plan = d["plan"]
         LabelPlanDisplay.from_plan(plan, ax=ax, label="fresh selection of that size")
         if "ap_width_extended" in plan:
-            LabelPlanDisplay(plan.index, plan["ap_width_extended"].to_numpy(),
-                             width_sd=plan["ap_width_extended_sd"].to_numpy()).plot(
-                ax=ax, color="C1", label="these labels extended (next_batch)")  # fmt: skip
+            LabelPlanDisplay(
+                plan.index,
+                plan["ap_width_extended"].to_numpy(),
+                width_sd=plan["ap_width_extended_sd"].to_numpy(),
+            ).plot(ax=ax, color="C1", label="these labels extended (next_batch)")
         out["plan"] = svg(fig)
     return out
 
@@ -142,11 +196,13 @@ def _html(d, svgs, title, source):
         "(fit_pool posterior)</figcaption></figure>",
     ]
     if "plan" in svgs:
-        parts.append(f'<figure class="fig">{svgs["plan"]}<figcaption>Planned width of the '
-                     "AP interval against the total number of labels (plan_labels): a "
-                     "fresh selection designed for that many labels, and the labelled "
-                     "selection extended with next_batch (the verdict's prediction)"
-                     "</figcaption></figure>")  # fmt: skip
+        parts.append(
+            f'<figure class="fig">{svgs["plan"]}<figcaption>Planned width of the '
+            "AP interval against the total number of labels (plan_labels): a "
+            "fresh selection designed for that many labels, and the labelled "
+            "selection extended with next_batch (the verdict's prediction)"
+            "</figcaption></figure>"
+        )
     if notes:
         parts.append(f'<div class="warn"><ul>{notes}</ul></div>')
     parts.append("</body></html>")
@@ -155,17 +211,37 @@ def _html(d, svgs, title, source):
 
 def _markdown(d, title):
     pct = f"{100 * d['ci_prob']:.4g}%"
-    lines = [f"# {title}", "", _verdict(d), "", f"| method | estimate | {pct} low | "
-             f"{pct} high | width |", "|---|---|---|---|---|"]  # fmt: skip
-    lines += [f"| {m} | {e:.4f} | {lo:.4f} | {hi:.4f} | {hi - lo:.4f} |"
-              for m, e, lo, hi in _rows(d)]  # fmt: skip
+    lines = [
+        f"# {title}",
+        "",
+        _verdict(d),
+        "",
+        f"| method | estimate | {pct} low | {pct} high | width |",
+        "|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {m} | {e:.4f} | {lo:.4f} | {hi:.4f} | {hi - lo:.4f} |" for m, e, lo, hi in _rows(d)
+    ]
     lines += ["", *(f"- {n}" for n in d["notes"])]
     return "\n".join(lines) + "\n"
 
 
-def pool_report(y_score, selection, y_labels, path, *, title=None, source=None,
-                ci_prob=0.95, random_seed=None, n_resamples=2000, plan=True, force=False,
-                markdown_path=None, progressbar=False):  # fmt: skip
+def pool_report(
+    y_score,
+    selection,
+    y_labels,
+    path,
+    *,
+    title=None,
+    source=None,
+    ci_prob=0.95,
+    random_seed=None,
+    n_resamples=2000,
+    plan=True,
+    force=False,
+    markdown_path=None,
+    progressbar=False,
+):
     """Write the pool report (HTML; optionally Markdown): the whole pool's AP from a
     labelled selection, by :func:`~bayes_prc.pool.fit_pool` and the design-based
     estimate, the pool's PR band, and the planned width for more labels.
@@ -192,9 +268,16 @@ def pool_report(y_score, selection, y_labels, path, *, title=None, source=None,
     path = Path(path)
     if path.exists() and not force:
         raise FileExistsError(f"{path} exists; pass force=True (--force) to overwrite it")
-    d = compute_pool_report(y_score, selection, y_labels, ci_prob=ci_prob, plan=plan,
-                            random_seed=random_seed, n_resamples=n_resamples,
-                            progressbar=progressbar)  # fmt: skip
+    d = compute_pool_report(
+        y_score,
+        selection,
+        y_labels,
+        ci_prob=ci_prob,
+        plan=plan,
+        random_seed=random_seed,
+        n_resamples=n_resamples,
+        progressbar=progressbar,
+    )
     title = title or "Pool evaluation report"
     text = _html(d, _figures(d), title, source)
     if markdown_path is not None:

@@ -165,11 +165,13 @@ def sample(
         try:
             kw = dict(draws=int(draws), tune=int(tune), chains=int(chains), seeds=list(seeds))
             if sampler_name() == "nutpie":
-                idata = _sample_nutpie(entry, progressbar=progressbar, cores=cores,
-                                       target_accept=target_accept, **kw)  # fmt: skip
+                idata = _sample_nutpie(
+                    entry, progressbar=progressbar, cores=cores, target_accept=target_accept, **kw
+                )
             else:
-                idata = _sample_pymc(model, progressbar=progressbar, cores=cores,
-                                     target_accept=target_accept, **kw)  # fmt: skip
+                idata = _sample_pymc(
+                    model, progressbar=progressbar, cores=cores, target_accept=target_accept, **kw
+                )
             if log_likelihood is not None:
                 idata["log_likelihood"] = _pointwise_log_likelihood(entry, idata, log_likelihood)
         finally:
@@ -354,8 +356,9 @@ def _as_pymc_datatree(out, model):
     stats = out["sample_stats"].to_dataset()
     stats = stats.rename({k: v for k, v in _NUTPIE_STATS.items() if k in stats})
     coords, dims = coords_and_dims_for_inferencedata(model)
-    observed = dict_to_dataset(find_observations(model), inference_library=pymc, coords=coords,
-                               dims=dims, sample_dims=[])  # fmt: skip
+    observed = dict_to_dataset(
+        find_observations(model), inference_library=pymc, coords=coords, dims=dims, sample_dims=[]
+    )
     return xr.DataTree.from_dict(
         {"posterior": posterior, "sample_stats": stats, "observed_data": observed}
     )
@@ -393,8 +396,7 @@ def _pointwise_log_likelihood(entry, idata, name):
     post = idata["posterior"]
     values = [np.ascontiguousarray(post[n].values, dtype=np.float64) for n in free]
     chains, draws = values[0].shape[:2]
-    arr = np.stack([fn(*[v[c, d] for v in values]) for c in range(chains)
-                    for d in range(draws)])  # fmt: skip
+    arr = np.stack([fn(*[v[c, d] for v in values]) for c in range(chains) for d in range(draws)])
     arr = arr.reshape(chains, draws, *arr.shape[1:])
     out_coords, dims = coords_and_dims_for_inferencedata(entry.model)
     obs_dims = dims.get(name) or [f"{name}_dim_{i}" for i in range(arr.ndim - 2)]

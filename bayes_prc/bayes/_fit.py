@@ -252,9 +252,17 @@ def _fit_rank_model(
     }[model]
     priors = priors_cls.from_any(priors)
     is_pos, _, ordinal = _prepare_rank_data(
-        y_true, y_score, model, transform, method, draws, chains, ci_prob, pos_label,
+        y_true,
+        y_score,
+        model,
+        transform,
+        method,
+        draws,
+        chains,
+        ci_prob,
+        pos_label,
         n_categories,
-    )  # fmt: skip
+    )
     rng = check_random_state(random_seed)
     extras = {}  # what the fast sampler reports about itself (grid, importance weights)
     if method == "laplace":

@@ -163,9 +163,15 @@ def _pack(cut, weights, means, sds):
     """Constrained values (1-D) -> the unconstrained vector (inverse of :func:`_unpack`)."""
     lw = np.log(weights)
     return np.concatenate(
-        [cut[:1], np.log(np.diff(cut)), lw[:-1] - lw[-1], means[:1], np.log(np.diff(means)),
-         np.log(sds)]
-    )  # fmt: skip
+        [
+            cut[:1],
+            np.log(np.diff(cut)),
+            lw[:-1] - lw[-1],
+            means[:1],
+            np.log(np.diff(means)),
+            np.log(sds),
+        ]
+    )
 
 
 def flexible_log_posterior(theta, counts, priors):
@@ -312,7 +318,7 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
             "n_proposals": m,
             "mode": mode,
             "smc": smc,
-        },  # fmt: skip
+        },
     }
 
 

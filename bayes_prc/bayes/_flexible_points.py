@@ -138,8 +138,9 @@ class FlexibleOperatingPoints:
         if np.any(brk):
             r_s = np.broadcast_to(rows[:, None], idx.shape)[brk]
             i_s = idx[brk]
-            t[brk] = _bisect_crossing(blk.take(r_s), c[np.nonzero(brk)[1]],
-                                      grid[r_s, i_s - 1], grid[r_s, i_s])  # fmt: skip
+            t[brk] = _bisect_crossing(
+                blk.take(r_s), c[np.nonzero(brk)[1]], grid[r_s, i_s - 1], grid[r_s, i_s]
+            )
         off = ~(idx < g) & need
         if np.any(off):
             # no grid point reaches c: the curve's maximum may lie between grid points
@@ -149,8 +150,9 @@ class FlexibleOperatingPoints:
             reach = off & (z_star[:, None] >= c[None, :])
             if np.any(reach):  # z(a) < c (a is a grid point): the crossing is in (a, t*]
                 r_s = np.broadcast_to(rows[:, None], idx.shape)[reach]
-                t[reach] = _bisect_crossing(blk.take(r_s), c[np.nonzero(reach)[1]], a[r_s],
-                                            t_star[r_s])  # fmt: skip
+                t[reach] = _bisect_crossing(
+                    blk.take(r_s), c[np.nonzero(reach)[1]], a[r_s], t_star[r_s]
+                )
         t[~need] = -np.inf  # the prevalence (precision at recall 1) already meets it
         return t
 

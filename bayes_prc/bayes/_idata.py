@@ -104,15 +104,23 @@ def flexible_idata(std_draws, idata, method):
 
     if idata is None:
         idata = az.from_dict(
-            {"posterior": {k: std_draws[k] for k in
-                           ("prevalence", "weights", "means", "sds", "cutpoints")}},
-            dims={"weights": ["component"], "means": ["component"], "sds": ["component"],
-                  "cutpoints": ["cutpoint"]},
+            {
+                "posterior": {
+                    k: std_draws[k] for k in ("prevalence", "weights", "means", "sds", "cutpoints")
+                }
+            },
+            dims={
+                "weights": ["component"],
+                "means": ["component"],
+                "sds": ["component"],
+                "cutpoints": ["cutpoint"],
+            },
             attrs={"posterior": {"inference_library": f"bayes_prc ({method})"}},
-        )  # fmt: skip
+        )
     p = idata["posterior"]
-    model = FlexibleROCModel(p["weights"].values, p["means"].values, p["sds"].values,
-                             p["prevalence"].values)  # fmt: skip
+    model = FlexibleROCModel(
+        p["weights"].values, p["means"].values, p["sds"].values, p["prevalence"].values
+    )
     return model, idata
 
 

@@ -345,9 +345,13 @@ def posterior_mode(counts, priors):
             return np.inf, np.zeros_like(x)
         return -v[0], -g[0]
 
-    res = optimize.minimize(fun, _initial_theta(counts, priors), jac=True, method="L-BFGS-B",
-                            options={"maxiter": 3000, "maxcor": 30, "ftol": 1e-13,
-                                     "gtol": 1e-7})  # fmt: skip
+    res = optimize.minimize(
+        fun,
+        _initial_theta(counts, priors),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": 3000, "maxcor": 30, "ftol": 1e-13, "gtol": 1e-7},
+    )
     return res.x, -res.fun
 
 
@@ -365,10 +369,15 @@ def _roc_draws(x, counts):
     """Unconstrained rows -> dict of the named parameters (flat)."""
     c, d, roc, _ = _split(x, *counts.shape[1:])
     return {
-        "mu_a": roc[:, 0], "sigma_a": np.exp(roc[:, 1]), "mu_b": roc[:, 2],
-        "sigma_b": np.exp(roc[:, 3]), "rho_neg": np.tanh(roc[:, 4]),
-        "rho_pos": np.tanh(roc[:, 5]), "cutpoints_a": c, "cutpoints_b": d,
-    }  # fmt: skip
+        "mu_a": roc[:, 0],
+        "sigma_a": np.exp(roc[:, 1]),
+        "mu_b": roc[:, 2],
+        "sigma_b": np.exp(roc[:, 3]),
+        "rho_neg": np.tanh(roc[:, 4]),
+        "rho_pos": np.tanh(roc[:, 5]),
+        "cutpoints_a": c,
+        "cutpoints_b": d,
+    }
 
 
 def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
@@ -428,9 +437,15 @@ def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
     out = {k: v.reshape(*shape, *v.shape[1:]) for k, v in named.items()}
     out["prevalence"] = rng.beta(priors.prevalence_alpha + n1, priors.prevalence_beta + n0, shape)
     ess, n_distinct = float(1.0 / np.sum(w * w)), int(np.unique(pick).size)
-    out["importance"] = {"khat": float(khat), "ess": ess, "n_distinct": n_distinct,
-                         "ess_draws": min(ess, float(n_distinct)), "n_proposals": m,
-                         "mode": mode, "adaptations": adaptations}  # fmt: skip
+    out["importance"] = {
+        "khat": float(khat),
+        "ess": ess,
+        "n_distinct": n_distinct,
+        "ess_draws": min(ess, float(n_distinct)),
+        "n_proposals": m,
+        "mode": mode,
+        "adaptations": adaptations,
+    }
     return out
 
 
@@ -495,12 +510,16 @@ def joint_fit_check(is_pos, score_a, score_b, priors, significance_level=_FIT_CH
     if df < 1:
         verdict = "too few distinct scores to check the joint binormal model"
     elif passed:
-        verdict = (f"the joint binormal model fits the {ka}x{kb} tables (G2 = {g2:.1f}, "
-                   f"df = {df}, p = {p:.3f})")  # fmt: skip
+        verdict = (
+            f"the joint binormal model fits the {ka}x{kb} tables (G2 = {g2:.1f}, "
+            f"df = {df}, p = {p:.3f})"
+        )
     else:
-        verdict = (f"the joint binormal model does not fit the {ka}x{kb} tables (G2 = "
-                   f"{g2:.1f}, df = {df}, p = {p:.2g} < {significance_level}); use method='bootstrap' "
-                   "(the paired stratified bootstrap) for this comparison")  # fmt: skip
+        verdict = (
+            f"the joint binormal model does not fit the {ka}x{kb} tables (G2 = "
+            f"{g2:.1f}, df = {df}, p = {p:.2g} < {significance_level}); use method='bootstrap' "
+            "(the paired stratified bootstrap) for this comparison"
+        )
     return JointFitCheck(
         float(g2), int(df), p, bool(passed), float(significance_level), (ka, kb), verdict
     )

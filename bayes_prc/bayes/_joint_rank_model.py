@@ -116,27 +116,48 @@ def build_joint_rank_model(data, priors):
         pm.Deterministic("rho_pos", rho[1])
         cuts = []
         for name, k in (("cutpoints_a", ka), ("cutpoints_b", kb)):
-            init = initial_cutpoints(np.ones((2, k), dtype=np.int64), np.array([1.0]),
-                                     np.array([1.0]))[0]  # fmt: skip
-            cuts.append(pm.Normal(name, 0.0, priors.cutpoint_sd, dims=name.replace("points", ""),
-                                  transform=ordered, initval=init))  # fmt: skip
+            init = initial_cutpoints(
+                np.ones((2, k), dtype=np.int64), np.array([1.0]), np.array([1.0])
+            )[0]
+            cuts.append(
+                pm.Normal(
+                    name,
+                    0.0,
+                    priors.cutpoint_sd,
+                    dims=name.replace("points", ""),
+                    transform=ordered,
+                    initval=init,
+                )
+            )
         c, dd = cuts
-        pm.Binomial("n_pos", n=d["n_neg"] + d["n_pos_observed"], p=prevalence,
-                    observed=d["n_pos_observed"])  # fmt: skip
+        pm.Binomial(
+            "n_pos", n=d["n_neg"] + d["n_pos_observed"], p=prevalence, observed=d["n_pos_observed"]
+        )
         p_neg = _pt_cell_probs(c, dd, rho[0])
         p_pos = _pt_cell_probs((c - mu_a) / sigma_a, (dd - mu_b) / sigma_b, rho[1])
-        pm.Multinomial("counts_neg", n=d["n_neg"], p=p_neg / pt.sum(p_neg),
-                       observed=d["counts_neg_observed"], dims="cell")  # fmt: skip
-        pm.Multinomial("counts_pos", n=d["n_pos_observed"], p=p_pos / pt.sum(p_pos),
-                       observed=d["counts_pos_observed"], dims="cell")  # fmt: skip
+        pm.Multinomial(
+            "counts_neg",
+            n=d["n_neg"],
+            p=p_neg / pt.sum(p_neg),
+            observed=d["counts_neg_observed"],
+            dims="cell",
+        )
+        pm.Multinomial(
+            "counts_pos",
+            n=d["n_pos_observed"],
+            p=p_pos / pt.sum(p_pos),
+            observed=d["counts_pos_observed"],
+            dims="cell",
+        )
     return model
 
 
 def sample_joint_nuts(data, priors, **kwargs):
     """NUTS draws of :func:`build_joint_rank_model`, compiled once per table shape and prior."""
     key = ("joint_rank", tuple(data.shape), priors_key(priors))
-    return sample_nuts(key, lambda: build_joint_rank_model(data, priors), joint_rank_data(data),
-                       **kwargs)  # fmt: skip
+    return sample_nuts(
+        key, lambda: build_joint_rank_model(data, priors), joint_rank_data(data), **kwargs
+    )
 
 
 def _paired_draws(post):
@@ -147,13 +168,28 @@ def _paired_draws(post):
     cov_neg = np.stack([np.stack([one, r0], -1), np.stack([r0, one], -1)], -1)
     cab = r1 * sa * sb
     cov_pos = np.stack([np.stack([sa * sa, cab], -1), np.stack([cab, sb * sb], -1)], -1)
-    return PairedDraws(prevalence=np.asarray(post["prevalence"]), mu=mu,
-                       cov=np.stack([cov_neg, cov_pos], axis=-3))  # fmt: skip
+    return PairedDraws(
+        prevalence=np.asarray(post["prevalence"]), mu=mu, cov=np.stack([cov_neg, cov_pos], axis=-3)
+    )
 
 
-def fit_joint_rank_posterior(is_pos, score_a, score_b, *, priors, bayes_method, draws, chains,
-                             rng, recall=None, tune=1000, cores=None, target_accept=0.9,
-                             progressbar=True, n_categories=None):  # fmt: skip
+def fit_joint_rank_posterior(
+    is_pos,
+    score_a,
+    score_b,
+    *,
+    priors,
+    bayes_method,
+    draws,
+    chains,
+    rng,
+    recall=None,
+    tune=1000,
+    cores=None,
+    target_accept=0.9,
+    progressbar=True,
+    n_categories=None,
+):
     """Posterior draws of both classifiers' AP (and precision at ``recall``).
 
     ``bayes_method="exact"`` runs the fast sampler of :mod:`._joint_rank` (its
@@ -171,9 +207,17 @@ def fit_joint_rank_posterior(is_pos, score_a, score_b, *, priors, bayes_method, 
         out = sample_joint_laplace(data, priors, draws=draws, chains=chains, rng=rng)
         diagnostics = {k: v for k, v in out["importance"].items() if k != "mode"}
     else:
-        idata = sample_joint_nuts(data, priors, rng=rng, draws=draws, chains=chains, tune=tune,
-                                  progressbar=progressbar, cores=cores,
-                                  target_accept=target_accept)  # fmt: skip
+        idata = sample_joint_nuts(
+            data,
+            priors,
+            rng=rng,
+            draws=draws,
+            chains=chains,
+            tune=tune,
+            progressbar=progressbar,
+            cores=cores,
+            target_accept=target_accept,
+        )
         out = {n: idata["posterior"][n].values for n in (*ROC_NAMES, "prevalence")}
         diagnostics = None
     post = _paired_draws(out)

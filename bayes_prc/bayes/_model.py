@@ -114,13 +114,28 @@ def sample_binormal_nuts(stats_neg, stats_pos, priors, **kwargs):
     _, two = _binormal_structure(stats_neg, stats_pos)
     key = ("binormal", tuple(two.tolist()), priors_key(priors, exclude=("location", "scale")))
     return sample_nuts(
-        key, lambda: build_model(stats_neg, stats_pos, priors),
-        binormal_data(stats_neg, stats_pos), **kwargs,
-    )  # fmt: skip
+        key,
+        lambda: build_model(stats_neg, stats_pos, priors),
+        binormal_data(stats_neg, stats_pos),
+        **kwargs,
+    )
 
 
-def sample_nuts(key, build, data, *, rng, draws, chains, tune, progressbar, cores, target_accept,
-                coords=None, log_likelihood=None):  # fmt: skip
+def sample_nuts(
+    key,
+    build,
+    data,
+    *,
+    rng,
+    draws,
+    chains,
+    tune,
+    progressbar,
+    cores,
+    target_accept,
+    coords=None,
+    log_likelihood=None,
+):
     """NUTS with one seed per chain drawn from ``rng``; returns the DataTree.
 
     The model of structure ``key`` is compiled once per process (``build()`` the first
@@ -130,10 +145,19 @@ def sample_nuts(key, build, data, *, rng, draws, chains, tune, progressbar, core
 
     seeds = rng.integers(0, 2**31 - 1, size=int(chains)).tolist()
     return _compiled.sample(
-        key, build, data, seeds=seeds, draws=draws, chains=chains, tune=tune,
-        progressbar=progressbar, cores=cores, target_accept=target_accept, coords=coords,
+        key,
+        build,
+        data,
+        seeds=seeds,
+        draws=draws,
+        chains=chains,
+        tune=tune,
+        progressbar=progressbar,
+        cores=cores,
+        target_accept=target_accept,
+        coords=coords,
         log_likelihood=log_likelihood,
-    )  # fmt: skip
+    )
 
 
 def _bin_probs(z):
@@ -179,8 +203,9 @@ def _rank_model(data, priors, positives, extra_coords=None, both_classes=False):
             transform=ordered,
             initval=init,
         )
-        pm.Binomial("n_pos", n=d["n_neg"] + d["n_pos_observed"], p=prevalence,
-                    observed=d["n_pos_observed"])  # fmt: skip
+        pm.Binomial(
+            "n_pos", n=d["n_neg"] + d["n_pos_observed"], p=prevalence, observed=d["n_pos_observed"]
+        )
         neg, pos = positive_probs(cut) if both_classes else (_bin_probs(cut), positive_probs(cut))
         for name, n, p, observed in (
             ("counts_neg", d["n_neg"], neg, d["counts_neg_observed"]),

@@ -178,8 +178,12 @@ def ordinal_categories(is_pos, score, n_categories=None):
         cat = run_id
     del run_id
     k = int(cat[-1] + 1)
-    counts = np.vstack([np.bincount(cat, weights=nneg_b, minlength=k),
-                        np.bincount(cat, weights=npos_b, minlength=k)]).astype(np.int64)  # fmt: skip
+    counts = np.vstack(
+        [
+            np.bincount(cat, weights=nneg_b, minlength=k),
+            np.bincount(cat, weights=npos_b, minlength=k),
+        ]
+    ).astype(np.int64)
     first = np.flatnonzero(np.r_[True, cat[1:] != cat[:-1]])
     last = np.r_[first[1:] - 1, cat.size - 1]
     del cat

@@ -391,9 +391,11 @@ def sample_nuts_posterior(stats_neg, stats_pos, prior, **kwargs):
     )
     key = ("paired", tuple(two.tolist()), tuple(three.tolist()), prior_key)
     return sample_nuts(
-        key, lambda: build_model(stats_neg, stats_pos, prior),
-        model_data(stats_neg, stats_pos), **kwargs,
-    )  # fmt: skip
+        key,
+        lambda: build_model(stats_neg, stats_pos, prior),
+        model_data(stats_neg, stats_pos),
+        **kwargs,
+    )
 
 
 def posterior_from_idata(idata):

@@ -134,8 +134,9 @@ class PoolBins:
             before = cum[i, b] - c[i, b]
             with np.errstate(invalid="ignore", divide="ignore"):
                 frac = np.where(c[i, b] > 0, (target - before) / c[i, b], 1.0)
-            k = np.where(self.tied[b], self.start[b] + self.size[b],
-                         self.start[b] + self.size[b] * frac)  # fmt: skip
+            k = np.where(
+                self.tied[b], self.start[b] + self.size[b], self.start[b] + self.size[b] * frac
+            )
             tp = np.where(self.tied[b], cum[i, b], target)
             out[i] = np.clip(tp / np.maximum(k, 1e-12), 0.0, 1.0)
         return out
@@ -184,8 +185,21 @@ class PoolPosterior:
         raise TypeError("PoolPosterior objects are created by bayes_prc.pool.fit_pool")
 
     @classmethod
-    def _build(cls, draws, data, bins, priors, *, method, ci_prob, strategy, label_noise,
-               noise_seed, idata=None, importance=None):  # fmt: skip
+    def _build(
+        cls,
+        draws,
+        data,
+        bins,
+        priors,
+        *,
+        method,
+        ci_prob,
+        strategy,
+        label_noise,
+        noise_seed,
+        idata=None,
+        importance=None,
+    ):
         import arviz as az
 
         self = object.__new__(cls)
@@ -212,8 +226,12 @@ class PoolPosterior:
         derived["prevalence"] = derived["n_positives"] / bins.n
         flat_a, flat_l = self._flat()
         f_knots = data.f(flat_a, flat_l, data.knots).reshape(*shape, -1)
-        post = {"alpha": self._alpha, "log_slopes": self._log_slopes, "floor": self._floor,
-                "f_knots": f_knots}  # fmt: skip
+        post = {
+            "alpha": self._alpha,
+            "log_slopes": self._log_slopes,
+            "floor": self._floor,
+            "f_knots": f_knots,
+        }
         tree = az.from_dict(
             {"posterior": {**post, **derived}},
             dims={"log_slopes": ["segment"], "f_knots": ["knot"]},
@@ -387,8 +405,13 @@ class PoolPosterior:
         names = var_names or ["average_precision", "roc_auc", "prevalence", "f_knots"]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            out = az.summary(self.idata, var_names=names, ci_prob=self._ci_prob(ci_prob),
-                             kind=kind, ci_kind=ci_kind)  # fmt: skip
+            out = az.summary(
+                self.idata,
+                var_names=names,
+                ci_prob=self._ci_prob(ci_prob),
+                kind=kind,
+                ci_kind=ci_kind,
+            )
         return cap_summary_ess(out, (self.importance or {}).get("ess_draws"))
 
     def __repr__(self):
@@ -401,9 +424,23 @@ class PoolPosterior:
         )
 
 
-def fit_pool(y_score, selection, y_labels, *, method="laplace", priors=None, draws=1000,
-             chains=4, ci_prob=0.95, label_noise=True, random_seed=None, tune=1000,
-             progressbar=False, cores=None, target_accept=0.9):  # fmt: skip
+def fit_pool(
+    y_score,
+    selection,
+    y_labels,
+    *,
+    method="laplace",
+    priors=None,
+    draws=1000,
+    chains=4,
+    ci_prob=0.95,
+    label_noise=True,
+    random_seed=None,
+    tune=1000,
+    progressbar=False,
+    cores=None,
+    target_accept=0.9,
+):
     r"""Posterior of the whole pool's PR curve, AP and ROC AUC from a labelled selection.
 
     Model (:mod:`bayes_prc.bayes._pool_model`): the unknown is the calibration curve
@@ -479,8 +516,14 @@ def fit_pool(y_score, selection, y_labels, *, method="laplace", priors=None, dra
     rng = check_random_state(random_seed)
     u_pool = pool_normal_scores(score.astype(np.float64))
     prevalence = prevalence_estimate(is_pos, selection.inclusion_prob, selection.n_pool)
-    data = PoolData(u_pool, np.asarray(selection.indices), is_pos, priors.n_knots,
-                    prevalence=prevalence, floor_share=priors.floor_share)  # fmt: skip
+    data = PoolData(
+        u_pool,
+        np.asarray(selection.indices),
+        is_pos,
+        priors.n_knots,
+        prevalence=prevalence,
+        floor_share=priors.floor_share,
+    )
     bins = PoolBins(score.astype(np.float64), u_pool, selection.indices, is_pos.astype(float))
     idata = importance = None
     if method == "laplace":
@@ -488,11 +531,26 @@ def fit_pool(y_score, selection, y_labels, *, method="laplace", priors=None, dra
         importance = out.pop("importance")
     else:
         idata, out = sample_pool_nuts(
-            data, priors, rng=rng, draws=draws, chains=chains, tune=check_int(tune, "tune", 0),
-            progressbar=progressbar, cores=cores, target_accept=target_accept,
-        )  # fmt: skip
+            data,
+            priors,
+            rng=rng,
+            draws=draws,
+            chains=chains,
+            tune=check_int(tune, "tune", 0),
+            progressbar=progressbar,
+            cores=cores,
+            target_accept=target_accept,
+        )
     return PoolPosterior._build(
-        out, data, bins, priors, method=method, ci_prob=ci_prob, strategy=selection.strategy,
-        label_noise=bool(label_noise), noise_seed=int(rng.integers(0, 2**63 - 1)),
-        idata=idata, importance=importance,
-    )  # fmt: skip
+        out,
+        data,
+        bins,
+        priors,
+        method=method,
+        ci_prob=ci_prob,
+        strategy=selection.strategy,
+        label_noise=bool(label_noise),
+        noise_seed=int(rng.integers(0, 2**63 - 1)),
+        idata=idata,
+        importance=importance,
+    )

@@ -112,8 +112,9 @@ class PoolPriors(_Priors):
     floor_sd: float = 2.0
 
     def __post_init__(self):
-        self._check_fields(any_sign=("intercept_loc", "log_slope_loc", "floor_share"),
-                           integers=("n_knots",))  # fmt: skip
+        self._check_fields(
+            any_sign=("intercept_loc", "log_slope_loc", "floor_share"), integers=("n_knots",)
+        )
         if not 0.0 <= self.floor_share < 1.0:
             raise ValueError(f"`priors.floor_share` must be in [0, 1); got {self.floor_share!r}")
 
@@ -406,15 +407,13 @@ def build_pool_model(data, priors):
             loc = pm.Data("floor_loc", np.float64(data.floor_loc))
             z = pm.Normal("logit_floor_z", 0.0, 1.0)
             floor = pm.Deterministic("floor", pm.math.invlogit(loc + priors.floor_sd * z))
-            pm.Bernoulli("y", p=floor + (1 - floor) * pm.math.invlogit(f), observed=y,
-                         dims="item")  # fmt: skip
+            pm.Bernoulli("y", p=floor + (1 - floor) * pm.math.invlogit(f), observed=y, dims="item")
         else:
             pm.Bernoulli("y", logit_p=f, observed=y, dims="item")
     return model
 
 
-def sample_pool_nuts(data, priors, *, rng, draws, chains, tune, progressbar, cores,
-                     target_accept):  # fmt: skip
+def sample_pool_nuts(data, priors, *, rng, draws, chains, tune, progressbar, cores, target_accept):
     """NUTS draws of the PyMC model through the compiled-model cache."""
     from ._model import priors_key, sample_nuts
 

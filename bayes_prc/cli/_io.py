@@ -156,8 +156,14 @@ def read_frame(path, *, delimiter=None):
         raise CLIError(f"cannot read {path}: no such file")
     try:
         sep = delimiter if delimiter is not None else sniff_delimiter(path)
-        frame = pd.read_csv(path, sep=sep, encoding="utf-8-sig", skipinitialspace=True,
-                            dtype=str, keep_default_na=False)  # fmt: skip
+        frame = pd.read_csv(
+            path,
+            sep=sep,
+            encoding="utf-8-sig",
+            skipinitialspace=True,
+            dtype=str,
+            keep_default_na=False,
+        )
     except (UnicodeDecodeError, pd.errors.EmptyDataError, pd.errors.ParserError, OSError) as err:
         raise _csv_error(path, err) from None
     _tidy_columns(frame, path)

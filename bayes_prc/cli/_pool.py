@@ -95,13 +95,18 @@ def add_select_parser(sub, fmt):
     p.add_argument("file", help="CSV/TSV file of the pool with a header row")
     p.add_argument("--score", required=True, help="name of the score column")
     p.add_argument("--budget", type=int, required=True, help="number of rows to label")
-    p.add_argument("--strategy", choices=SELECTION_STRATEGIES, default="stratified",
-                   help="how to select (see docs/pool.md)")  # fmt: skip
+    p.add_argument(
+        "--strategy",
+        choices=SELECTION_STRATEGIES,
+        default="stratified",
+        help="how to select (see docs/pool.md)",
+    )
     p.add_argument("--seed", type=int, default=0, help="random seed")
     p.add_argument("--label-column", default="label", help="name of the empty column to fill")
     p.add_argument("-o", "--output", default=None, help="output CSV (default: FILE.to_label.csv)")
-    p.add_argument("--delimiter", default=None,
-                   help="column delimiter (default: detected among , ; tab |)")  # fmt: skip
+    p.add_argument(
+        "--delimiter", default=None, help="column delimiter (default: detected among , ; tab |)"
+    )
     p.add_argument("--force", action="store_true", help="overwrite an existing output")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     p.set_defaults(func=_cmd_select)
@@ -125,8 +130,9 @@ def selection_from_columns(y_score, indices, inclusion_prob, strata=None):
     pi = np.asarray(inclusion_prob, dtype=np.float64)
     if not np.all(np.isfinite(pi) & (pi > 0) & (pi <= 1)):
         i = int(np.flatnonzero(~(np.isfinite(pi) & (pi > 0) & (pi <= 1)))[0])
-        raise CLIError(f"inclusion probabilities must be in (0, 1]; got {pi[i]!r} (row "
-                       f"{int(indices[i]) + 1})")  # fmt: skip
+        raise CLIError(
+            f"inclusion probabilities must be in (0, 1]; got {pi[i]!r} (row {int(indices[i]) + 1})"
+        )
     n_pool = int(np.asarray(y_score).size)
     if strata is None:
         same = np.allclose(pi, pi[0], rtol=1e-9)
@@ -144,8 +150,10 @@ def selection_from_columns(y_score, indices, inclusion_prob, strata=None):
         for h in range(levels.size):
             ph = pi[codes == h]
             if not np.allclose(ph, ph[0], rtol=1e-9):
-                raise CLIError(f"inclusion_prob differs within stratum {levels[h]!r}; one "
-                               "value per stratum is expected")  # fmt: skip
+                raise CLIError(
+                    f"inclusion_prob differs within stratum {levels[h]!r}; one "
+                    "value per stratum is expected"
+                )
             sizes[h] = int(round(ph.size / ph[0]))
         strategy = "stratified" if levels.size > 1 else "random"
         if sizes.sum() > n_pool:
@@ -155,14 +163,20 @@ def selection_from_columns(y_score, indices, inclusion_prob, strata=None):
             )
     samples = np.bincount(codes, minlength=sizes.size)
     s = np.asarray(y_score, dtype=np.float64)
-    bounds = np.array([[s[indices][codes == h].min(), s[indices][codes == h].max()]
-                       for h in range(sizes.size)])  # fmt: skip
+    bounds = np.array(
+        [[s[indices][codes == h].min(), s[indices][codes == h].max()] for h in range(sizes.size)]
+    )
     values = dict(
-        indices=read_only_array(np.asarray(indices, dtype=np.int64)), inclusion_prob=read_only_array(pi),
-        strata=read_only_array(codes.astype(np.int64)), n_pool=n_pool, strategy=strategy,
-        stratum_sizes=read_only_array(sizes), stratum_samples=read_only_array(samples), stratum_bounds=read_only_array(bounds),
+        indices=read_only_array(np.asarray(indices, dtype=np.int64)),
+        inclusion_prob=read_only_array(pi),
+        strata=read_only_array(codes.astype(np.int64)),
+        n_pool=n_pool,
+        strategy=strategy,
+        stratum_sizes=read_only_array(sizes),
+        stratum_samples=read_only_array(samples),
+        stratum_bounds=read_only_array(bounds),
         y_score=s,
-    )  # fmt: skip
+    )
     if strategy == "stratified" and sizes.sum() == n_pool:
         # strata of select are contiguous score ranges, 0 the highest: next_batch works
         values["_stratum_edges"] = read_only_array(np.concatenate([[0], np.cumsum(sizes)]))
@@ -180,8 +194,9 @@ def _column(frame, name, option, path):
 def run_pool_report(args, output):
     """``report`` on a pool file: rows with a label are the labelled selection."""
     frame, sep = read_frame(args.file, delimiter=args.delimiter)
-    scores = parse_scores(_column(frame, args.score, "--score", args.file), sep, args.file,
-                          args.score)  # fmt: skip
+    scores = parse_scores(
+        _column(frame, args.score, "--score", args.file), sep, args.file, args.score
+    )
     raw = _column(frame, args.label, "--label", args.file).to_numpy(dtype=str)
     labelled = np.flatnonzero(raw != "")
     inc_col = args.inclusion_prob or "inclusion_prob"
@@ -196,8 +211,10 @@ def run_pool_report(args, output):
         pi = pi_raw.astype(np.float64)
     except ValueError:
         bad = str(next(v for v in pi_raw if not _is_float(v)))
-        raise CLIError(f"{args.file}: inclusion probability {bad!r} in column {inc_col!r} "
-                       "is not a number (every labelled row needs one)") from None  # fmt: skip
+        raise CLIError(
+            f"{args.file}: inclusion probability {bad!r} in column {inc_col!r} "
+            "is not a number (every labelled row needs one)"
+        ) from None
     strata = None
     stratum_col = args.stratum or ("stratum" if "stratum" in frame.columns else None)
     if stratum_col is not None:
@@ -210,12 +227,19 @@ def run_pool_report(args, output):
     from .._report import pool_report
 
     return pool_report(
-        scores, selection, y, output, title=args.title or f"Pool report: {Path(args.file).name}",
+        scores,
+        selection,
+        y,
+        output,
+        title=args.title or f"Pool report: {Path(args.file).name}",
         source=f"{args.file} (score column {args.score!r}, label column {args.label!r}, "
         f"inclusion probabilities {inc_col!r})",
-        random_seed=args.seed, n_resamples=args.n_resamples, force=args.force,
-        markdown_path=args.markdown, progressbar=bool(args.progress),
-    )  # fmt: skip
+        random_seed=args.seed,
+        n_resamples=args.n_resamples,
+        force=args.force,
+        markdown_path=args.markdown,
+        progressbar=bool(args.progress),
+    )
 
 
 def _is_float(text):

@@ -289,9 +289,15 @@ def compare_intervals(
             model = _ROW_MODEL[family]
             if model not in fits:
                 fits[model] = _bayes_fit(
-                    ranked, posterior, transform, bayes_method, model_seeds[model],
-                    progressbar, model, attrs,
-                )  # fmt: skip
+                    ranked,
+                    posterior,
+                    transform,
+                    bayes_method,
+                    model_seeds[model],
+                    progressbar,
+                    model,
+                    attrs,
+                )
             post = fits[model]
             if post is None:
                 continue
@@ -769,9 +775,15 @@ def compare_bands(
             for model in _AVERAGED if source == "averaged" else (source,):
                 if model not in fits:
                     fits[model] = _bayes_fit(
-                        ranked, posterior, None, "auto", model_seeds[model], progressbar, model,
+                        ranked,
+                        posterior,
+                        None,
+                        "auto",
+                        model_seeds[model],
+                        progressbar,
+                        model,
                         attrs,
-                    )  # fmt: skip
+                    )
             if source == "averaged":
                 pooled = [fits[m] for m in _AVERAGED if fits[m] is not None]
                 if not pooled:

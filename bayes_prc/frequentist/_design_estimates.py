@@ -202,8 +202,16 @@ def _no_positive(quantity):
     )
 
 
-def design_ap_interval(y_score, selection, y_labels, *, confidence_level=0.95,
-                       method="bootstrap", n_resamples=2000, random_seed=None):  # fmt: skip
+def design_ap_interval(
+    y_score,
+    selection,
+    y_labels,
+    *,
+    confidence_level=0.95,
+    method="bootstrap",
+    n_resamples=2000,
+    random_seed=None,
+):
     r"""Design-based estimate and interval for the average precision of the whole pool.
 
     The pool's AP in scikit-learn's step definition (ties grouped),
@@ -270,13 +278,31 @@ def design_ap_interval(y_score, selection, y_labels, *, confidence_level=0.95,
         z = d.ap_influence()
     else:
         reps = d.ap(d.rescaled_weights(check_random_state(random_seed), n_resamples))
-    return _interval(d, estimate, z, reps, method, level, n_resamples,
-                     quantity="average_precision", threshold=None)  # fmt: skip
+    return _interval(
+        d,
+        estimate,
+        z,
+        reps,
+        method,
+        level,
+        n_resamples,
+        quantity="average_precision",
+        threshold=None,
+    )
 
 
-def design_threshold_interval(y_score, selection, y_labels, threshold, *, metric="precision",
-                              confidence_level=0.95, method="bootstrap", n_resamples=2000,
-                              random_seed=None):  # fmt: skip
+def design_threshold_interval(
+    y_score,
+    selection,
+    y_labels,
+    threshold,
+    *,
+    metric="precision",
+    confidence_level=0.95,
+    method="bootstrap",
+    n_resamples=2000,
+    random_seed=None,
+):
     r"""Design-based precision or recall of the whole pool at a score threshold.
 
     ``precision(t) = TP(t) / N(score >= t)`` with the exact pool count as denominator and
@@ -336,5 +362,6 @@ def design_threshold_interval(y_score, selection, y_labels, threshold, *, metric
         z = d.y * above / n_t if metric == "precision" else d.y * (above - estimate) / total
     else:
         reps = value(d.rescaled_weights(check_random_state(random_seed), n_resamples))
-    return _interval(d, estimate, z, reps, method, level, n_resamples,
-                     quantity=metric, threshold=float(thr))  # fmt: skip
+    return _interval(
+        d, estimate, z, reps, method, level, n_resamples, quantity=metric, threshold=float(thr)
+    )

@@ -324,13 +324,21 @@ def operating_point_interval(
 
     def result(estimate, low, high, se=None, draws=None):
         return OperatingPointInterval(
-            estimate=float(estimate), low=float(low), high=float(high),
-            confidence_level=level, method=method, metric=metric, threshold=threshold,
-            tp=counts[0], fp=counts[1], tn=counts[2], fn=counts[3],
+            estimate=float(estimate),
+            low=float(low),
+            high=float(high),
+            confidence_level=level,
+            method=method,
+            metric=metric,
+            threshold=threshold,
+            tp=counts[0],
+            fp=counts[1],
+            tn=counts[2],
+            fn=counts[3],
             standard_error=None if se is None else float(se),
             n_resamples=None if draws is None else int(draws.shape[0]),
             distribution=None if draws is None else frozen_float_array(draws),
-        )  # fmt: skip
+        )
 
     estimate = float(metric_value(metric, cells))
     lo_range, hi_range = RANGES[metric]
@@ -495,13 +503,21 @@ def precision_at_k_interval(
 
     def result(low, high, se=None, draws=None):
         return PrecisionAtKInterval(
-            estimate=estimate, low=float(low), high=float(high), confidence_level=level,
-            method=method, k=k, threshold=thr[i].item(),
-            tp=tp, fp=k - tp, tn=ranked.n_neg - (k - tp), fn=ranked.n_pos - tp,
+            estimate=estimate,
+            low=float(low),
+            high=float(high),
+            confidence_level=level,
+            method=method,
+            k=k,
+            threshold=thr[i].item(),
+            tp=tp,
+            fp=k - tp,
+            tn=ranked.n_neg - (k - tp),
+            fn=ranked.n_pos - tp,
             standard_error=None if se is None else float(se),
             n_resamples=None if draws is None else int(draws.shape[0]),
             distribution=None if draws is None else frozen_float_array(draws),
-        )  # fmt: skip
+        )
 
     if method == "bootstrap":
         rng = check_random_state(random_seed)

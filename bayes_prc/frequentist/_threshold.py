@@ -114,9 +114,15 @@ def _threshold_result(metric, method, level, counts, threshold, estimate, low, h
 def _count_interval(metric, successes, trials, method, level, counts, threshold):
     res = proportion_interval(successes, trials, method=method, confidence_level=level)
     return _threshold_result(
-        metric, method, level, counts, threshold,
-        float(res.estimate), float(res.low), float(res.high),
-    )  # fmt: skip
+        metric,
+        method,
+        level,
+        counts,
+        threshold,
+        float(res.estimate),
+        float(res.low),
+        float(res.high),
+    )
 
 
 def _undefined(metric, method, level, counts, threshold, why):
@@ -144,9 +150,17 @@ def _simulated_interval(metric, estimate, draws, method, level, counts, threshol
     else:
         low, high = percentile_interval(finite, confidence_level=level)
     return _threshold_result(
-        metric, method, level, counts, threshold, estimate, low, high,
-        n_draws=int(draws.shape[0]), distribution=frozen_float_array(draws),
-    )  # fmt: skip
+        metric,
+        method,
+        level,
+        counts,
+        threshold,
+        estimate,
+        low,
+        high,
+        n_draws=int(draws.shape[0]),
+        distribution=frozen_float_array(draws),
+    )
 
 
 def precision_interval(
@@ -356,6 +370,14 @@ def recall_interval(
     if fn == 0:
         high = 1.0
     return _threshold_result(
-        "recall", method, level, (tp, fp, tn, fn), threshold, estimate, low, high,
-        n_draws=n_draws, distribution=frozen_float_array(draws),
-    )  # fmt: skip
+        "recall",
+        method,
+        level,
+        (tp, fp, tn, fn),
+        threshold,
+        estimate,
+        low,
+        high,
+        n_draws=n_draws,
+        distribution=frozen_float_array(draws),
+    )

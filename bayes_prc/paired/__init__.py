@@ -463,13 +463,25 @@ def compare_classifiers(
     rope = check_rope(rope)
     if selection is not None:
         return compare_on_selection(
-            y_true, score_a, score_b, selection, rope=rope, ci_prob=level,
-            n_resamples=n_resamples, random_seed=random_seed, pos_label=pos_label,
-            unsupported={"metric": metric != "average_precision", "method": method is not None,
-                         "recall": recall is not None, "transform": transform is not None,
-                         "priors": priors is not None, "model": model != "semiparametric",
-                         "bayes_method": bayes_method != "exact"},
-        )  # fmt: skip
+            y_true,
+            score_a,
+            score_b,
+            selection,
+            rope=rope,
+            ci_prob=level,
+            n_resamples=n_resamples,
+            random_seed=random_seed,
+            pos_label=pos_label,
+            unsupported={
+                "metric": metric != "average_precision",
+                "method": method is not None,
+                "recall": recall is not None,
+                "transform": transform is not None,
+                "priors": priors is not None,
+                "model": model != "semiparametric",
+                "bayes_method": bayes_method != "exact",
+            },
+        )
     recall = None if recall is None else check_probability(recall, "recall")
     method = check_metric_method(metric, method, recall, rope)
     n_resamples = check_int(n_resamples, "n_resamples")
@@ -503,9 +515,18 @@ def compare_classifiers(
     emp_b = average_precision_score(ranked_b, None)
     extra = {}
     if method == "bayes":
-        kw = dict(priors=priors, bayes_method=bayes_method, draws=draws, chains=chains,
-                  rng=rng, recall=recall, tune=tune, cores=cores, target_accept=target_accept,
-                  progressbar=progressbar)  # fmt: skip
+        kw = dict(
+            priors=priors,
+            bayes_method=bayes_method,
+            draws=draws,
+            chains=chains,
+            rng=rng,
+            recall=recall,
+            tune=tune,
+            cores=cores,
+            target_accept=target_accept,
+            progressbar=progressbar,
+        )
         if model == "semiparametric":
             from ..bayes import fit_joint_rank_posterior
 
@@ -524,9 +545,14 @@ def compare_classifiers(
         ap_a_d, ap_b_d = fit.ap_a, fit.ap_b
         prec_a_d, prec_b_d = fit.precision_a, fit.precision_b
         corr = fit.correlation.mean(axis=0)
-        extra |= {"correlation": {"neg": float(corr[0]), "pos": float(corr[1])},
-                  "bayes_method": bayes_method, "transform": transform, "model": model,
-                  "diagnostics": fit.diagnostics, "idata": fit.idata}  # fmt: skip
+        extra |= {
+            "correlation": {"neg": float(corr[0]), "pos": float(corr[1])},
+            "bayes_method": bayes_method,
+            "transform": transform,
+            "model": model,
+            "diagnostics": fit.diagnostics,
+            "idata": fit.idata,
+        }
     else:
         kind = "stratified" if method == "bootstrap" else "bayesian"
         reps = paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall)

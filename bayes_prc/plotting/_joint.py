@@ -228,9 +228,13 @@ class PRJointRegionDisplay:
         """
         data = as_ranked(y_true, y_score, pos_label=pos_label)
         regions = pr_joint_regions(
-            data, None, threshold, method=method, confidence_level=confidence_level,
+            data,
+            None,
+            threshold,
+            method=method,
+            confidence_level=confidence_level,
             grid_size=2,  # the boundary comes from contour(), not from the grid
-        )  # fmt: skip
+        )
         p, r, _ = precision_recall_curve(data, None)
         r, p = thin_curve(r, p)
         return cls.from_regions(

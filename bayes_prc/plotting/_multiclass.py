@@ -56,8 +56,9 @@ class PerClassAPDisplay:
     ['0', '1', '2']
     """
 
-    def __init__(self, classes, draws, lower, median, upper, *, empirical=None, macro=None,
-                 ci_prob=None):  # fmt: skip
+    def __init__(
+        self, classes, draws, lower, median, upper, *, empirical=None, macro=None, ci_prob=None
+    ):
         self.classes = [str(c) for c in classes]
         self.draws = [float_1d(d, "draws") for d in draws]
         self.lower = float_1d(lower, "lower")

@@ -68,8 +68,12 @@ class LabelPlanDisplay:
         """Draw width against budget (log budget axis) with the error bars."""
         ax, fig = get_axes(ax, figsize=(6.0, 4.0))
         yerr = None if self.width_sd is None else np.nan_to_num(self.width_sd)
-        style = {"color": color, "marker": "o", "capsize": 3,
-                 "label": "expected width (bars: +-1 sd over labellings)"}  # fmt: skip
+        style = {
+            "color": color,
+            "marker": "o",
+            "capsize": 3,
+            "label": "expected width (bars: +-1 sd over labellings)",
+        }
         style.update(kwargs)
         self.line_ = ax.errorbar(self.budget, self.width, yerr=yerr, **style)
         self.pilot_line_ = None

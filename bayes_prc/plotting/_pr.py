@@ -359,9 +359,16 @@ class PRCurveDisplay:
 
     @classmethod
     def from_pool(
-        cls, posterior, *, ci_prob=None, simultaneous=True, recall=None, name=None, ax=None,
+        cls,
+        posterior,
+        *,
+        ci_prob=None,
+        simultaneous=True,
+        recall=None,
+        name=None,
+        ax=None,
         **kwargs,
-    ):  # fmt: skip
+    ):
         """Posterior band and median of a whole pool's PR curve (:func:`bayes_prc.fit_pool`).
 
         No empirical curve is drawn: the labelled items of a score-stratified selection

@@ -106,8 +106,11 @@ def _rescaling_weights(selection, rng, n_resamples):
     """Rao-Wu-Yue weights (n_resamples, n) in selection order (as ``ValidatedSelection``'s)."""
     w = 1.0 / np.asarray(selection.inclusion_prob, dtype=np.float64)
     out = np.broadcast_to(w, (n_resamples, w.size)).copy()
-    fpc = (np.zeros(selection.stratum_sizes.size) if selection.strategy == "importance"
-           else selection.stratum_samples / selection.stratum_sizes)  # fmt: skip
+    fpc = (
+        np.zeros(selection.stratum_sizes.size)
+        if selection.strategy == "importance"
+        else selection.stratum_samples / selection.stratum_sizes
+    )
     for cols in _strata_cols(selection):
         n_h = cols.size
         if n_h < 2:
@@ -129,8 +132,17 @@ def _bayesian_weights(selection, rng, n_draws):
     return out
 
 
-def compare_pool(score_a, score_b, selection, y_labels, *, rope=None, ci_prob=0.95,
-                 n_resamples=2000, random_seed=None):  # fmt: skip
+def compare_pool(
+    score_a,
+    score_b,
+    selection,
+    y_labels,
+    *,
+    rope=None,
+    ci_prob=0.95,
+    n_resamples=2000,
+    random_seed=None,
+):
     r"""Compare two classifiers' pool AP on one labelled selection (``AP_B - AP_A``).
 
     Frequentist: the design-based estimate of each pool AP
@@ -184,14 +196,31 @@ def compare_pool(score_a, score_b, selection, y_labels, *, rope=None, ci_prob=0.
     """
     a, b = _check_pool_scores(score_a, score_b, selection)
     is_pos = check_selected_labels(y_labels, selection.indices.size)
-    return _compare(a, b, selection, is_pos, rope=check_rope(rope),
-                    level=check_probability(ci_prob, "ci_prob"),
-                    n_resamples=check_int(n_resamples, "n_resamples"),
-                    rng=check_random_state(random_seed))  # fmt: skip
+    return _compare(
+        a,
+        b,
+        selection,
+        is_pos,
+        rope=check_rope(rope),
+        level=check_probability(ci_prob, "ci_prob"),
+        n_resamples=check_int(n_resamples, "n_resamples"),
+        rng=check_random_state(random_seed),
+    )
 
 
-def compare_on_selection(y_true, score_a, score_b, selection, *, rope, ci_prob, n_resamples,
-                         random_seed, pos_label, unsupported):  # fmt: skip
+def compare_on_selection(
+    y_true,
+    score_a,
+    score_b,
+    selection,
+    *,
+    rope,
+    ci_prob,
+    n_resamples,
+    random_seed,
+    pos_label,
+    unsupported,
+):
     """:func:`compare_pool` behind ``compare_classifiers(..., selection=...)``.
 
     ``y_true`` holds the labels of ``selection.indices`` (``pos_label`` as in
@@ -210,9 +239,16 @@ def compare_on_selection(y_true, score_a, score_b, selection, *, rope, ci_prob, 
     is_pos = check_selected_labels(
         y_true, selection.indices.size, name="y_true", pos_label=pos_label
     )
-    return _compare(a, b, selection, is_pos, rope=rope, level=ci_prob,
-                    n_resamples=check_int(n_resamples, "n_resamples"),
-                    rng=check_random_state(random_seed))  # fmt: skip
+    return _compare(
+        a,
+        b,
+        selection,
+        is_pos,
+        rope=rope,
+        level=ci_prob,
+        n_resamples=check_int(n_resamples, "n_resamples"),
+        rng=check_random_state(random_seed),
+    )
 
 
 def _check_pool_scores(score_a, score_b, selection):
@@ -220,8 +256,10 @@ def _check_pool_scores(score_a, score_b, selection):
         raise TypeError(
             f"`selection` must be a LabelSelection (from select_labels); got {type(selection)}"
         )
-    a, b = (check_finite_scores(check_1d(x, n), n).astype(np.float64)
-            for x, n in ((score_a, "score_a"), (score_b, "score_b")))  # fmt: skip
+    a, b = (
+        check_finite_scores(check_1d(x, n), n).astype(np.float64)
+        for x, n in ((score_a, "score_a"), (score_b, "score_b"))
+    )
     for name, s in (("score_a", a), ("score_b", b)):
         if s.shape[0] != selection.n_pool:
             raise ValueError(
@@ -258,11 +296,23 @@ def _compare(a, b, selection, is_pos, *, rope, level, n_resamples, rng):
         below, above = float(np.mean(post < rope[0])), float(np.mean(post > rope[1]))
         shares = [below, 1.0 - below - above, above]
     return PoolComparison(
-        estimate=float(estimate), low=float(low), high=float(high), confidence_level=level,
-        method="stratified bootstrap", p_value=float(p_value), ap_a=float(ap_a),
-        ap_b=float(ap_b), prob_b_better=float(np.mean(post > 0)), rope=rope,
-        prob_below_rope=shares[0], prob_in_rope=shares[1], prob_above_rope=shares[2],
-        n_labelled=int(selection.indices.size), n_labelled_positives=int(is_pos.sum()),
-        n_pool=int(selection.n_pool), strategy=selection.strategy,
-        bootstrap_distribution=boot, difference_draws=post,
-    )  # fmt: skip
+        estimate=float(estimate),
+        low=float(low),
+        high=float(high),
+        confidence_level=level,
+        method="stratified bootstrap",
+        p_value=float(p_value),
+        ap_a=float(ap_a),
+        ap_b=float(ap_b),
+        prob_b_better=float(np.mean(post > 0)),
+        rope=rope,
+        prob_below_rope=shares[0],
+        prob_in_rope=shares[1],
+        prob_above_rope=shares[2],
+        n_labelled=int(selection.indices.size),
+        n_labelled_positives=int(is_pos.sum()),
+        n_pool=int(selection.n_pool),
+        strategy=selection.strategy,
+        bootstrap_distribution=boot,
+        difference_draws=post,
+    )

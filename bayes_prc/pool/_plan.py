@@ -95,8 +95,7 @@ def _fit_width(score, sel, labels, truth, *, draws, level, recall, seed):
     """One inner fit: AP width, coverage of ``truth``, precision width, positives, k-hat flag."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
-        fit = fit_pool(score, sel, labels, draws=draws, chains=1, ci_prob=level,
-                       random_seed=seed)  # fmt: skip
+        fit = fit_pool(score, sel, labels, draws=draws, chains=1, ci_prob=level, random_seed=seed)
     unreliable = any(issubclass(w.category, ConvergenceWarning) for w in caught)
     ap = fit.average_precision().values.reshape(-1)
     width, lo, hi = _width(ap, level)
@@ -120,9 +119,21 @@ def _summary(stats_, budgets, suffix):
     }
 
 
-def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=0.95,
-                recall=0.5, n_replicates=50, draws=250, prevalence=None, separation=2.0,
-                progressbar=None, random_seed=None):  # fmt: skip
+def plan_labels(
+    y_score,
+    budgets,
+    *,
+    pilot=None,
+    strategy="stratified",
+    ci_prob=0.95,
+    recall=0.5,
+    n_replicates=50,
+    draws=250,
+    prevalence=None,
+    separation=2.0,
+    progressbar=None,
+    random_seed=None,
+):
     r"""Expected width of the pool-AP credible interval for each labelling budget.
 
     Two questions, two predictions:
@@ -260,11 +271,13 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
     if pilot is not None:
         sel0, y0 = _check_pilot(pilot, score)
         n_pilot = int(sel0.indices.size)
-        extend = (sel0.strategy == strategy and strategy != "importance"
-                  and sel0._stratum_edges is not None)  # fmt: skip
+        extend = (
+            sel0.strategy == strategy
+            and strategy != "importance"
+            and sel0._stratum_edges is not None
+        )
         budgets = _check_budgets(budgets, n_pilot if extend else 1, n_pool)
-        post = fit_pool(score, sel0, y0, draws=1000, chains=1, ci_prob=level,
-                        random_seed=rng)  # fmt: skip
+        post = fit_pool(score, sel0, y0, draws=1000, chains=1, ci_prob=level, random_seed=rng)
         alpha = post.idata["posterior"]["alpha"].values.reshape(-1)
         log_slopes = post.idata["posterior"]["log_slopes"].values
         slopes = np.exp(log_slopes.reshape(alpha.size, -1))
@@ -307,15 +320,20 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
             for b, budget in enumerate(budgets):
                 seed = int(rng.integers(2**63 - 4))
                 sel = select_labels(score, int(budget), strategy=strategy, random_seed=seed)
-                out[0, :, b, r] = _fit_width(score, sel, y_sim[sel.indices], truth,
-                                             seed=seed + 1, **fit_args)  # fmt: skip
+                out[0, :, b, r] = _fit_width(
+                    score, sel, y_sim[sel.indices], truth, seed=seed + 1, **fit_args
+                )
                 if extend:
                     # a fresh stream per replicate (by default next_batch continues the
                     # selection's own stream: every replicate would get the same items)
-                    sel = (sel0.next_batch(y0, int(budget - n_pilot), random_seed=seed + 2)
-                           if budget > n_pilot else sel0)  # fmt: skip
-                    out[1, :, b, r] = _fit_width(score, sel, y_sim[sel.indices], truth,
-                                                 seed=seed + 3, **fit_args)  # fmt: skip
+                    sel = (
+                        sel0.next_batch(y0, int(budget - n_pilot), random_seed=seed + 2)
+                        if budget > n_pilot
+                        else sel0
+                    )
+                    out[1, :, b, r] = _fit_width(
+                        score, sel, y_sim[sel.indices], truth, seed=seed + 3, **fit_args
+                    )
                 progress.update(r * n_b + b + 1)
     finally:
         progress.close()
@@ -325,9 +343,15 @@ def plan_labels(y_score, budgets, *, pilot=None, strategy="stratified", ci_prob=
         columns.update(_summary(out[1], budgets, "_extended"))
     frame = pd.DataFrame(columns, index=pd.Index(budgets, name="budget"))
     frame.attrs.update(
-        ci_prob=level, ci_kind="eti", recall=recall, strategy=strategy, n_replicates=n_rep,
-        n_pilot=n_pilot, extended=bool(extend), model=model,
-    )  # fmt: skip
+        ci_prob=level,
+        ci_kind="eti",
+        recall=recall,
+        strategy=strategy,
+        n_replicates=n_rep,
+        n_pilot=n_pilot,
+        extended=bool(extend),
+        model=model,
+    )
     return frame
 
 
