@@ -67,9 +67,6 @@ from scipy import special
 from ..exceptions import ConvergenceWarning
 from ..models import (
     NormalMixtureScoreModel,
-    expand_to_draws,
-    logit_precision_from_logs,
-    threshold_extra_ndim,
 )
 from ._flexible_points import FlexibleOperatingPoints
 from ._laplace import fd_mode, fd_neg_hessian, psis, systematic, t_draws, tempered_smc
@@ -344,24 +341,6 @@ class FlexibleROCModel(FlexibleOperatingPoints, NormalMixtureScoreModel):
             weights_neg = np.ones(prevalence.shape + (1,))
             means_neg, sds_neg = np.zeros_like(weights_neg), weights_neg
         super().__init__(weights, means, sds, weights_neg, means_neg, sds_neg, prevalence)
-
-    def recall(self, threshold, per_draw=False):
-        """Recall at latent thresholds (``per_draw``: shape ``batch_shape + extra``)."""
-        t = np.asarray(threshold, dtype=np.float64)
-        return np.exp(self._pos.log_sf(t, threshold_extra_ndim(self.batch_shape, t, per_draw)))
-
-    def precision(self, threshold, prevalence=None, per_draw=False):
-        """Precision at latent thresholds (``per_draw`` as for :meth:`recall`)."""
-        t = np.asarray(threshold, dtype=np.float64)
-        k = threshold_extra_ndim(self.batch_shape, t, per_draw)
-        lp = expand_to_draws(self._logit_prevalence(prevalence), k)
-        z = logit_precision_from_logs(
-            lp,
-            self._pos.log_sf(t, k),
-            self._neg.log_sf(t, k),
-            expand_to_draws(self._tail_limit(), k),
-        )
-        return special.expit(z)
 
     def roc_auc(self):
         """``P(X_pos > X_neg) = sum_ij v_i w_j Phi((m_j - n_i) / sqrt(s_j^2 + t_i^2))``."""

@@ -30,7 +30,11 @@ from ._design import check_selection, read_only_array
 from ._design import select_labels as select_labels
 from ._design_estimates import DESIGN_INTERVAL_METHODS as DESIGN_INTERVAL_METHODS
 from ._design_estimates import DesignInterval as DesignInterval
-from ._design_estimates import ValidatedSelection
+from ._design_estimates import (
+    ValidatedSelection,
+    rescaling_bootstrap_weights,
+    sampling_fractions,
+)
 from ._design_estimates import design_ap_interval as design_ap_interval
 from ._design_estimates import design_threshold_interval as design_threshold_interval
 
@@ -122,6 +126,8 @@ __all__ = [
     "pr_joint_regions",
     # helpers of the layers above (compare, paired, pool, folds, bayes, cli)
     "ValidatedSelection",
+    "rescaling_bootstrap_weights",
+    "sampling_fractions",
     "check_selection",
     "delong_components",
     "frozen_float_array",

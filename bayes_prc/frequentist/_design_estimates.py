@@ -105,10 +105,7 @@ class ValidatedSelection:
         starts = np.concatenate([[0], change + 1])
         gid = np.repeat(np.arange(ends.size), np.diff(np.concatenate([[0], ends + 1])))
         self.group_end, self.group_start = ends[gid], starts[gid]
-        if selection.strategy == "importance":
-            self.fpc = np.zeros(selection.stratum_sizes.size)
-        else:
-            self.fpc = selection.stratum_samples / selection.stratum_sizes
+        self.fpc = sampling_fractions(selection)
         self.n_pos = int(self.y.sum())
 
     def ap(self, w):
@@ -150,16 +147,63 @@ class ValidatedSelection:
 
     def rescaled_weights(self, rng, n_resamples):
         """Rao-Wu-Yue rescaling-bootstrap weight rows (n_resamples, n)."""
-        out = np.broadcast_to(self.w, (n_resamples, self.w.size)).copy()
-        for h in np.unique(self.strata):
-            cols = np.flatnonzero(self.strata == h)
-            n_h = cols.size
-            if n_h < 2:
-                continue
-            lam = np.sqrt(1.0 - self.fpc[h])
-            r = rng.multinomial(n_h - 1, np.full(n_h, 1.0 / n_h), size=n_resamples)
-            out[:, cols] *= 1.0 - lam + lam * (n_h / (n_h - 1.0)) * r
-        return out
+        return rescaling_bootstrap_weights(self.w, self.strata, self.fpc, rng, n_resamples)
+
+
+def sampling_fractions(selection):
+    """Each stratum's sampling fraction ``n_h / N_h`` (0 for importance sampling, which
+    draws with replacement-like inclusion probabilities and has no finite-population
+    correction), indexed by stratum id."""
+    if selection.strategy == "importance":
+        return np.zeros(selection.stratum_sizes.size)
+    return selection.stratum_samples / selection.stratum_sizes
+
+
+def rescaling_bootstrap_weights(weights, strata, fractions, rng, n_resamples):
+    """Rao-Wu-Yue rescaling-bootstrap weight rows (n_resamples, n) of a stratified sample.
+
+    In each stratum ``h`` with ``n_h >= 2`` items, ``n_h - 1`` of them are drawn with
+    replacement (multinomial counts ``r``) and each item's weight ``weights`` is scaled
+    by ``1 - lam + lam * n_h / (n_h - 1) * r`` with ``lam = sqrt(1 - f_h)``, ``f_h`` the
+    stratum's sampling fraction (``fractions[h]``); strata of one item keep their weight.
+    Rao, Wu & Yue (1992), Survey Methodology 18: 209-217. The items may be in any order:
+    ``strata`` gives each one's stratum id, and the draws go stratum by stratum (ids in
+    increasing order), items in their given order.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (n,)
+        Design weights ``1 / inclusion_prob``.
+    strata : ndarray of shape (n,)
+        Stratum id of each item.
+    fractions : ndarray
+        Sampling fraction of each stratum id (:func:`sampling_fractions`).
+    rng : numpy.random.Generator
+    n_resamples : int
+
+    Returns
+    -------
+    ndarray of shape (n_resamples, n)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayes_prc.frequentist import rescaling_bootstrap_weights
+    >>> w = rescaling_bootstrap_weights(np.full(4, 2.0), np.array([0, 0, 1, 1]),
+    ...                                 np.array([0.5, 0.5]), np.random.default_rng(0), 1000)
+    >>> w.shape, bool(abs(w.mean() - 2.0) < 0.1)
+    ((1000, 4), True)
+    """
+    out = np.broadcast_to(weights, (n_resamples, weights.size)).copy()
+    for h in np.unique(strata):
+        cols = np.flatnonzero(strata == h)
+        n_h = cols.size
+        if n_h < 2:
+            continue
+        lam = np.sqrt(1.0 - fractions[h])
+        r = rng.multinomial(n_h - 1, np.full(n_h, 1.0 / n_h), size=n_resamples)
+        out[:, cols] *= 1.0 - lam + lam * (n_h / (n_h - 1.0)) * r
+    return out
 
 
 def _interval(design, estimate, z, replicates, method, level, n_resamples, **fields):

@@ -34,7 +34,13 @@ from .._core import (
     check_rope,
     check_selected_labels,
 )
-from ..frequentist import IntervalResult, LabelSelection, ValidatedSelection
+from ..frequentist import (
+    IntervalResult,
+    LabelSelection,
+    ValidatedSelection,
+    rescaling_bootstrap_weights,
+    sampling_fractions,
+)
 
 __all__ = ["PoolComparison", "compare_on_selection", "compare_pool"]
 
@@ -103,22 +109,12 @@ def _strata_cols(selection):
 
 
 def _rescaling_weights(selection, rng, n_resamples):
-    """Rao-Wu-Yue weights (n_resamples, n) in selection order (as ``ValidatedSelection``'s)."""
+    """Rao-Wu-Yue weights (n_resamples, n) in selection order (the one implementation,
+    :func:`bayes_prc.frequentist.rescaling_bootstrap_weights`)."""
     w = 1.0 / np.asarray(selection.inclusion_prob, dtype=np.float64)
-    out = np.broadcast_to(w, (n_resamples, w.size)).copy()
-    fpc = (
-        np.zeros(selection.stratum_sizes.size)
-        if selection.strategy == "importance"
-        else selection.stratum_samples / selection.stratum_sizes
+    return rescaling_bootstrap_weights(
+        w, selection.strata, sampling_fractions(selection), rng, n_resamples
     )
-    for cols in _strata_cols(selection):
-        n_h = cols.size
-        if n_h < 2:
-            continue
-        lam = np.sqrt(1.0 - fpc[selection.strata[cols[0]]])
-        r = rng.multinomial(n_h - 1, np.full(n_h, 1.0 / n_h), size=n_resamples)
-        out[:, cols] *= 1.0 - lam + lam * (n_h / (n_h - 1.0)) * r
-    return out
 
 
 def _bayesian_weights(selection, rng, n_draws):
