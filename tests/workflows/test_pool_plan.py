@@ -110,7 +110,8 @@ def _measured(y, s, selections, rng, draws, budget=None, pilot=None):
             sel = pilot[0].next_batch(pilot[1], pilot[2] - pilot[0].indices.size,
                                       random_seed=rng)  # fmt: skip
         post = bp.fit_pool(s, sel, y[sel.indices], draws=draws, chains=1, random_seed=rng)
-        lo, hi = np.quantile(post.average_precision().values, [0.05, 0.95])
+        # the same level as plan_labels' default interval (0.95)
+        lo, hi = np.quantile(post.average_precision().values, [0.025, 0.975])
         widths.append(hi - lo)
     return float(np.mean(widths))
 
