@@ -98,23 +98,23 @@ def _check_test_fraction(test_fraction, k):
     return check_probability(test_fraction, "test_fraction")
 
 
-def _check_grid(grid, kind):
+def _check_grid(grid, curve):
     if grid is None:
         return np.linspace(0.0, 1.0, 101)
     if isinstance(grid, numbers.Integral) and not isinstance(grid, bool):
         if grid < 2:
-            raise ValueError(f"`grid` must be an integer >= 2 or an array; got {grid!r}")
+            raise ValueError(f"`grid_points` must be an integer >= 2 or an array; got {grid!r}")
         return np.linspace(0.0, 1.0, int(grid))
     g = np.asarray(grid)
     if g.ndim != 1 or g.size == 0 or g.dtype.kind not in "iuf" or not np.all(np.isfinite(g)):
         raise ValueError(
-            f"`grid` must be None, an integer >= 2 or a non-empty 1-D array of finite "
+            f"`grid_points` must be None, an integer >= 2 or a non-empty 1-D array of finite "
             f"numbers; got {grid!r}"
         )
     g = g.astype(np.float64)
     if g.min() < 0 or g.max() > 1:
-        axis = "recall" if kind == "pr" else "false positive rate"
-        raise ValueError(f"`grid` ({axis} values) must lie in [0, 1]; got {grid!r}")
+        axis = "recall" if curve == "pr" else "false positive rate"
+        raise ValueError(f"`grid_points` ({axis} values) must lie in [0, 1]; got {grid!r}")
     return g
 
 
@@ -158,23 +158,23 @@ def _t_quantile(level, df):
 
 
 # curves
-def fold_curves(folds, *, kind="pr", grid=None, confidence_level=0.95, pos_label=None):
+def fold_curves(folds, *, curve="pr", grid_points=None, confidence_level=0.95, pos_label=None):
     r"""Each fold's empirical curve on a common grid, their mean and a band across folds.
 
     Parameters
     ----------
     folds : sequence of (y_true, y_score) pairs
         At least 2 folds (or seeds), each with at least one positive (and, for
-        ``kind="roc"``, one negative). A prepared :class:`~bayes_prc.empirical.Ranked`
+        ``curve="roc"``, one negative). A prepared :class:`~bayes_prc.empirical.Ranked`
         may stand for a pair.
-    kind : {"pr", "roc"}, default "pr"
+    curve : {"pr", "roc"}, default "pr"
         ``"pr"``: precision at recall :math:`r`, the precision at the **highest threshold
         whose recall reaches r** (at :math:`r = 0`, the limit from the right), the
         read-out of :func:`bayes_prc.frequentist.bootstrap_pr_band`. ``"roc"``: the
         true positive rate at false positive rate :math:`f`, the highest TPR among the
         thresholds whose FPR is at most :math:`f` (a step read-out; the mean over folds
         is Fawcett's (2006) vertical averaging).
-    grid : None, int or array-like, default None
+    grid_points : None, int or array-like, default None
         Recall (``"pr"``) or FPR (``"roc"``) values in [0, 1]: None gives 101 evenly
         spaced points, an integer that many.
     confidence_level : float, default 0.95
@@ -192,7 +192,7 @@ def fold_curves(folds, *, kind="pr", grid=None, confidence_level=0.95, pos_label
         :math:`\bar c \pm t_{k-1,(1+\gamma)/2}\, s/\sqrt{k}` clipped to [0, 1];
         ``minimum``, ``maximum`` (grid), the envelope; ``average_precision`` or
         ``roc_auc`` (fold), the fold's metric; ``n_positives``, ``n_negatives`` (fold).
-        Attributes: ``kind``, ``confidence_level``, ``method``, ``n_folds``,
+        Attributes: ``curve``, ``confidence_level``, ``method``, ``n_folds``,
         ``definition``. The t band treats the folds as independent; their curves are
         correlated (overlapping training sets, or one test set for all seeds), so it is
         narrower than the uncertainty of the mean curve (see :func:`fold_ap_interval`
@@ -209,28 +209,28 @@ def fold_curves(folds, *, kind="pr", grid=None, confidence_level=0.95, pos_label
     >>> from bayes_prc import Binormal, fold_curves
     >>> model = Binormal(1.5, 1, 0, 1, 0.3)
     >>> folds = [model.sample(200, random_seed=i) for i in range(5)]
-    >>> curves = fold_curves(folds, grid=11)
+    >>> curves = fold_curves(folds, grid_points=11)
     >>> curves.precision.dims, curves.sizes["fold"]
     (('fold', 'recall'), 5)
     >>> bool((curves.minimum <= curves["mean"]).all() and (curves["mean"] <= curves.maximum).all())
     True
-    >>> fold_curves(folds, kind="roc").tpr.dims
+    >>> fold_curves(folds, curve="roc").tpr.dims
     ('fold', 'fpr')
     """
     import xarray as xr
 
-    kind = check_choice(kind, "kind", ("pr", "roc"))
+    curve = check_choice(curve, "curve", ("pr", "roc"))
     level = check_probability(confidence_level)
-    prepared = _check_folds(folds, "folds", pos_label, need_negatives=kind == "roc")
-    points = _check_grid(grid, kind)
+    prepared = _check_folds(folds, "folds", pos_label, need_negatives=curve == "roc")
+    points = _check_grid(grid_points, curve)
     k = len(prepared)
-    read = _precision_at_recall if kind == "pr" else _tpr_at_fpr
+    read = _precision_at_recall if curve == "pr" else _tpr_at_fpr
     curves = np.stack([read(r, points) for r in prepared])
     mean = curves.mean(axis=0)
     std = curves.std(axis=0, ddof=1)
     half = _t_quantile(level, k - 1) * std / np.sqrt(k)
-    x_name, y_name = ("recall", "precision") if kind == "pr" else ("fpr", "tpr")
-    metric = "average_precision" if kind == "pr" else "roc_auc"
+    x_name, y_name = ("recall", "precision") if curve == "pr" else ("fpr", "tpr")
+    metric = "average_precision" if curve == "pr" else "roc_auc"
     data = {
         y_name: (("fold", x_name), curves),
         "mean": ((x_name,), mean),
@@ -246,11 +246,11 @@ def fold_curves(folds, *, kind="pr", grid=None, confidence_level=0.95, pos_label
     definition = (
         "precision at recall r: precision at the highest threshold whose recall is >= r "
         "(r = 0: limit from the right)"
-        if kind == "pr"
+        if curve == "pr"
         else "TPR at FPR f: the highest TPR among thresholds whose FPR is <= f"
     )
     attrs = {
-        "kind": kind,
+        "curve": curve,
         "confidence_level": level,
         "method": "pointwise t band across folds (folds treated as independent)",
         "n_folds": k,

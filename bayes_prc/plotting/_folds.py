@@ -15,14 +15,14 @@ class FoldCurvesDisplay:
     Parameters
     ----------
     x : array of shape (n_grid,)
-        The grid: recall (``kind="pr"``) or false positive rate (``kind="roc"``).
+        The grid: recall (``curve="pr"``) or false positive rate (``curve="roc"``).
     curves : array of shape (n_folds, n_grid)
         Each fold's precision (or TPR) on the grid.
     mean : array of shape (n_grid,)
         The mean curve.
     lower, upper : array of shape (n_grid,), optional
         The band (given together).
-    kind : {"pr", "roc"}, default "pr"
+    curve : {"pr", "roc"}, default "pr"
     band_label : str, optional
         Legend label of the band.
 
@@ -40,16 +40,16 @@ class FoldCurvesDisplay:
     >>> from bayes_prc import Binormal
     >>> from bayes_prc.plotting import FoldCurvesDisplay
     >>> folds = [Binormal(1.5, 1, 0, 1, 0.3).sample(200, random_seed=i) for i in range(5)]
-    >>> disp = FoldCurvesDisplay.from_folds(folds, grid=21)
+    >>> disp = FoldCurvesDisplay.from_folds(folds, grid_points=21)
     >>> len(disp.fold_lines_), disp.mean_line_.get_xydata().shape
     (5, (21, 2))
     >>> disp.ax_.get_xlabel()
     'Recall'
     """
 
-    def __init__(self, x, curves, mean, lower=None, upper=None, *, kind="pr", band_label=None):
-        if kind not in ("pr", "roc"):
-            raise ValueError(f"`kind` must be one of ('pr', 'roc'); got {kind!r}")
+    def __init__(self, x, curves, mean, lower=None, upper=None, *, curve="pr", band_label=None):
+        if curve not in ("pr", "roc"):
+            raise ValueError(f"`curve` must be one of ('pr', 'roc'); got {curve!r}")
         self.x = np.asarray(x, dtype=np.float64)
         self.curves = np.asarray(curves, dtype=np.float64)
         self.mean = np.asarray(mean, dtype=np.float64)
@@ -73,7 +73,7 @@ class FoldCurvesDisplay:
                     raise ValueError(
                         f"`{name}` must have shape ({n},) to match `x`; got {arr.shape}"
                     )
-        self.kind = kind
+        self.curve = curve
         self.band_label = band_label
 
     def plot(self, ax=None, *, legend=True, fold_kw=None, band_kw=None, **kwargs):
@@ -95,7 +95,7 @@ class FoldCurvesDisplay:
         FoldCurvesDisplay
         """
         ax, fig = get_axes(ax)
-        step = "post" if self.kind == "roc" else "pre"
+        step = "post" if self.curve == "roc" else "pre"
         fold_style = merge(
             {
                 "color": EMPIRICAL_COLOR,
@@ -141,7 +141,7 @@ class FoldCurvesDisplay:
                 kwargs,
             ),
         )
-        if self.kind == "pr":
+        if self.curve == "pr":
             unit_axes(ax, "Recall", "Precision")
         else:
             unit_axes(ax, "False positive rate", "True positive rate")
@@ -152,8 +152,8 @@ class FoldCurvesDisplay:
         cls,
         folds,
         *,
-        kind="pr",
-        grid=None,
+        curve="pr",
+        grid_points=None,
         band="t",
         confidence_level=0.95,
         pos_label=None,
@@ -165,8 +165,8 @@ class FoldCurvesDisplay:
         Parameters
         ----------
         folds : sequence of (y_true, y_score) pairs
-        kind : {"pr", "roc"}, default "pr"
-        grid : None, int or array-like, optional
+        curve : {"pr", "roc"}, default "pr"
+        grid_points : None, int or array-like, optional
         band : {"t", "envelope", None}, default "t"
             The pointwise t band on the mean curve, the min/max envelope of the folds, or
             no band.
@@ -184,9 +184,13 @@ class FoldCurvesDisplay:
         if band not in ("t", "envelope", None):
             raise ValueError(f"`band` must be one of ('t', 'envelope', None); got {band!r}")
         res = fold_curves(
-            folds, kind=kind, grid=grid, confidence_level=confidence_level, pos_label=pos_label
+            folds,
+            curve=curve,
+            grid_points=grid_points,
+            confidence_level=confidence_level,
+            pos_label=pos_label,
         )
-        x_name, y_name = ("recall", "precision") if kind == "pr" else ("fpr", "tpr")
+        x_name, y_name = ("recall", "precision") if curve == "pr" else ("fpr", "tpr")
         lower = upper = label = None
         if band == "t":
             lower, upper = res["lower"].values, res["upper"].values
@@ -200,7 +204,7 @@ class FoldCurvesDisplay:
             res["mean"].values,
             lower,
             upper,
-            kind=kind,
+            curve=curve,
             band_label=label,
         )
         return disp.plot(ax=ax, **kwargs)

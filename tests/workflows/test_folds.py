@@ -52,7 +52,7 @@ def test_fold_metrics_equal_sklearn(rng, ties):
     np.testing.assert_array_equal(auc.fold_values, ref_auc)
     curves = fold_curves(folds)
     np.testing.assert_array_equal(curves.average_precision.values, ap.fold_values)
-    np.testing.assert_array_equal(fold_curves(folds, kind="roc").roc_auc.values, auc.fold_values)
+    np.testing.assert_array_equal(fold_curves(folds, curve="roc").roc_auc.values, auc.fold_values)
 
 
 # --------------------------------------------------------------------------------------
@@ -85,8 +85,8 @@ def _brute_roc(y, s, grid):
 def test_curve_readout_equals_brute_force(rng, ties):
     folds = _folds(rng, k=4, n=(20, 60), ties=ties)
     grid = np.concatenate(([0.0, 1.0], rng.random(30), np.arange(1, 20) / 20))
-    pr = fold_curves(folds, grid=grid)
-    roc = fold_curves(folds, kind="roc", grid=grid)
+    pr = fold_curves(folds, grid_points=grid)
+    roc = fold_curves(folds, curve="roc", grid_points=grid)
     for j, (y, s) in enumerate(folds):
         # exact: both compare the same floating-point ratios with the grid
         np.testing.assert_array_equal(pr.precision.values[j], _brute_pr(y, s, grid))
@@ -96,7 +96,7 @@ def test_curve_readout_equals_brute_force(rng, ties):
 def test_curve_band_closed_form(rng):
     folds = _folds(rng, k=7)
     level = 0.9
-    res = fold_curves(folds, grid=41, confidence_level=level)
+    res = fold_curves(folds, grid_points=41, confidence_level=level)
     c = res.precision.values
     k = c.shape[0]
     half = stats.t.ppf(0.95, k - 1) * c.std(axis=0, ddof=1) / np.sqrt(k)
@@ -113,7 +113,7 @@ def test_curves_invariant_to_monotone_rescaling(rng):
     folds = _folds(rng, k=3)
     moved = [(y, np.exp(2 * s) + 5) for y, s in folds]
     for kind in ("pr", "roc"):
-        a, b = fold_curves(folds, kind=kind), fold_curves(moved, kind=kind)
+        a, b = fold_curves(folds, curve=kind), fold_curves(moved, curve=kind)
         np.testing.assert_array_equal(a["mean"].values, b["mean"].values)
 
 
@@ -257,7 +257,7 @@ def test_bad_input_names_parameter(rng):
         compare_folds(no_pos, no_pos)
     only_pos = good + [(np.ones(5, int), np.arange(5.0))]
     with pytest.raises(ValueError, match=r"`folds\[3\]` has no negative sample"):
-        fold_curves(only_pos, kind="roc")
+        fold_curves(only_pos, curve="roc")
     bad_len = good + [(np.array([0, 1, 1]), np.array([0.1, 0.2]))]
     with pytest.raises(ValueError, match=r"`folds\[3\]`: .*`y_true` has 3, `y_score` has 2"):
         fold_curves(bad_len)
@@ -276,10 +276,10 @@ def test_bad_input_names_parameter(rng):
         compare_folds(good, good, metric="auc")
     with pytest.raises(ValueError, match=r"`rope` must be .*; got -0.1"):
         compare_folds(good, good, rope=-0.1)
-    with pytest.raises(ValueError, match=r"`grid` .* must lie in \[0, 1\]"):
-        fold_curves(good, grid=[0.5, 1.5])
-    with pytest.raises(ValueError, match=r"`kind` must be one of .*; got 'det'"):
-        fold_curves(good, kind="det")
+    with pytest.raises(ValueError, match=r"`grid_points` .* must lie in \[0, 1\]"):
+        fold_curves(good, grid_points=[0.5, 1.5])
+    with pytest.raises(ValueError, match=r"`curve` must be one of .*; got 'det'"):
+        fold_curves(good, curve="det")
 
 
 # --------------------------------------------------------------------------------------
@@ -289,8 +289,8 @@ def test_bad_input_names_parameter(rng):
 @pytest.mark.parametrize("band", ["t", "envelope", None])
 def test_display_draws_the_arrays_of_fold_curves(rng, kind, band):
     folds = _folds(rng, k=4)
-    disp = FoldCurvesDisplay.from_folds(folds, kind=kind, grid=21, band=band)
-    res = fold_curves(folds, kind=kind, grid=21)
+    disp = FoldCurvesDisplay.from_folds(folds, curve=kind, grid_points=21, band=band)
+    res = fold_curves(folds, curve=kind, grid_points=21)
     y_name = "precision" if kind == "pr" else "tpr"
     assert len(disp.fold_lines_) == 4
     for line, curve in zip(disp.fold_lines_, res[y_name].values, strict=True):
