@@ -376,11 +376,15 @@ def compare_classifiers(
 
     Returns
     -------
-    PairedComparison
-        Frozen dataclass with ``estimate``, ``low``, ``high``, ``confidence_level``
-        (alias ``ci_prob``), ``method``, ``prob_b_better``, ``ap_a``, ``ap_b``,
-        ``difference_draws`` (shape ``(n_draws,)``), the ROPE and precision fields when
-        asked; see :class:`PairedComparison`.
+    PairedComparison or PoolComparison
+        Without ``selection``: a :class:`PairedComparison`, a frozen dataclass with
+        ``estimate``, ``low``, ``high``, ``confidence_level`` (alias ``ci_prob``),
+        ``method``, ``prob_b_better``, ``ap_a``, ``ap_b`` (metric-neutral ``value_a``,
+        ``value_b``), ``difference_draws`` (shape ``(n_draws,)``), the ROPE and precision
+        fields when asked. With ``selection=``: the delegation to
+        :func:`bayes_prc.pool.compare_pool`, whose :class:`~bayes_prc.pool.PoolComparison`
+        it returns unchanged (same fields for the interval, the ROPE shares,
+        ``value_a`` / ``value_b``).
 
     Warns
     -----
