@@ -128,7 +128,7 @@ def fit_score_models(
     target_accept=0.9,
     ci_prob=0.95,
     random_seed=None,
-    progressbar=True,
+    progressbar=None,
     pos_label=None,
 ):
     """Fit alternative per-class score models by NUTS, each with its own PR curve.
@@ -173,8 +173,8 @@ def fit_score_models(
     random_seed : int, numpy.random.Generator or None
         Same seed, same draws. Each model gets independent per-chain seeds drawn from it
         in the order of ``models``.
-    progressbar : bool, default True
-        Show PyMC's progress bars.
+    progressbar : bool or None, default None
+        Show PyMC's progress bars (None, the package's one default: PyMC's own, a bar).
     pos_label : label, optional
         Positive label when ``y_true`` is not {0, 1} / {-1, 1}.
 
@@ -295,7 +295,7 @@ def compare_score_models(
     cores=None,
     target_accept=0.9,
     random_seed=None,
-    progressbar=True,
+    progressbar=None,
     pos_label=None,
     method="stacking",
 ):

@@ -73,7 +73,7 @@ def coverage_study(
     target="analytic",
     n_resamples=500,
     random_seed=None,
-    progressbar=False,
+    progressbar=None,
     keep_intervals=False,
 ):
     r"""Coverage of the AUC-PR intervals in data simulated from a binormal model.
@@ -115,7 +115,7 @@ def coverage_study(
         Seed of the study. Each replication gets its own child seed, and within it the
         data and each method get their own streams, so a method's results do not depend
         on which other methods are run.
-    progressbar : bool or None, default False
+    progressbar : bool or None, default None
         Text progress on stderr over the replications; None: only on a terminal.
     keep_intervals : bool, default False
         Also return the intervals of every replication: variables ``low`` and ``high``

@@ -6,7 +6,9 @@ public methods of public classes) is read with :func:`inspect.signature`:
 - no parameter named ``level``, ``alpha``, ``hdi_prob`` or ``prob`` (``ci_prob`` for
   Bayesian or mixed functions, ``confidence_level`` for frequentist-only ones);
 - never both ``ci_prob`` and ``confidence_level`` on one function;
-- a level defaults to 0.95, or to None meaning the object's own (documented).
+- a level defaults to 0.95, or to None meaning the object's own (documented);
+- ``progressbar`` has one default, None (PyMC's bar for NUTS sampling, a text bar on
+  stderr for the resampling loops when stderr is a terminal).
 """
 
 from __future__ import annotations
@@ -61,6 +63,11 @@ def _problems():
             out.append(f"{where}: level parameter named {sorted(set(names) & BANNED)}")
         if {"ci_prob", "confidence_level"} <= set(params):
             out.append(f"{where}: both ci_prob and confidence_level")
+        bar = params["progressbar"].default if "progressbar" in params else None
+        if bar is not None and bar is not inspect.Parameter.empty:
+            out.append(
+                f"{where}: progressbar={params['progressbar'].default!r} (one default: None)"
+            )
         for p in names:
             default = params[p].default
             if default is not inspect.Parameter.empty and default not in (0.95, None):
@@ -77,13 +84,14 @@ def test_the_check_finds_a_bad_signature(monkeypatch):
     """The scan is not vacuous: a public function with a banned name is reported."""
     import bayes_prc.prevalence as prevalence
 
-    def bad(y_true, y_score, *, level=0.9):  # pragma: no cover - never called
+    def bad(y_true, y_score, *, level=0.9, progressbar=True):  # pragma: no cover
         return None
 
     monkeypatch.setattr(prevalence, "prevalence_weights", bad)
     problems = _problems()
     assert any("level parameter named ['level']" in p for p in problems)
     assert any("level=0.9" in p for p in problems)
+    assert any("progressbar=True" in p for p in problems)
     assert len(list(_callables())) > 100
 
 

@@ -35,7 +35,7 @@ def build_report(
     n_resamples=2000,
     ci_prob=0.95,
     bayes_method="auto",
-    progressbar=False,
+    progressbar=None,
     source=None,
     score_models=False,
     model="semiparametric",
@@ -89,7 +89,7 @@ def report(
     bayes_method="auto",
     markdown_path=None,
     force=False,
-    progressbar=False,
+    progressbar=None,
     source=None,
     score_models=False,
     model="semiparametric",
@@ -124,7 +124,8 @@ def report(
     markdown_path : str or Path, optional
         Also write a Markdown version (tables and warnings, no figures).
     force : bool, default False
-    progressbar : bool, default False
+    progressbar : bool or None, default None
+        Progress of the long steps (None: a text bar on stderr when it is a terminal).
     source : str, optional
         Where the data came from (shown, escaped).
     score_models : bool, default False

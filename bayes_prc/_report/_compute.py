@@ -146,7 +146,7 @@ def compute_report(
     n_resamples=2000,
     ci_prob=0.95,
     bayes_method="auto",
-    progressbar=False,
+    progressbar=None,
     score_models=False,
     model="semiparametric",
 ):

@@ -53,7 +53,7 @@ def _score_models_figure(d, ci_prob):
     return fig
 
 
-def report_figures(d, ci_prob, progressbar=False):
+def report_figures(d, ci_prob, progressbar=None):
     """``{name: svg text}`` of every figure of the report.
 
     Names: ``"pr"``, ``"forest"``, ``"predictive"``, ``"threshold"``, ``"roc"``, and

@@ -31,7 +31,7 @@ def compute_pool_report(
     n_resamples=2000,
     plan=True,
     plan_replicates=6,
-    progressbar=False,
+    progressbar=None,
 ):
     """Every number of the pool report, as a dict (see :func:`pool_report`)."""
     from .._core import check_selected_labels
@@ -240,7 +240,7 @@ def pool_report(
     plan=True,
     force=False,
     markdown_path=None,
-    progressbar=False,
+    progressbar=None,
 ):
     """Write the pool report (HTML; optionally Markdown): the whole pool's AP from a
     labelled selection, by :func:`~bayes_prc.pool.fit_pool` and the design-based

@@ -158,6 +158,8 @@ def sample(
         Name of an observed variable whose pointwise log-density to add as group
         ``log_likelihood`` (over the posterior draws).
     """
+    # the package's one default, progressbar=None, is PyMC's own default (a bar) here
+    progressbar = True if progressbar is None else bool(progressbar)
     entry = _entry(key, build)
     model = entry.model
     with _LOCK:

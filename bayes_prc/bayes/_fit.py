@@ -43,7 +43,7 @@ def fit_binormal(
     chains=4,
     ci_prob=0.95,
     random_seed=None,
-    progressbar=True,
+    progressbar=None,
     tune=1000,
     cores=None,
     target_accept=0.9,
@@ -111,8 +111,9 @@ def fit_binormal(
         interval level).
     random_seed : int, numpy.random.Generator or None
         Same seed, same draws.
-    progressbar : bool, default True
-        Show PyMC's progress bar while sampling (NUTS only).
+    progressbar : bool or None, default None
+        Show PyMC's progress bar while sampling (NUTS only); None (the package's one
+        default) means PyMC's own default, a bar.
     tune, cores, target_accept
         NUTS only: tuning steps, processes (PyMC's sampler) and target acceptance.
         The PyMC model is compiled once per process and structure and reused by later

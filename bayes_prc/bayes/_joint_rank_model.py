@@ -187,7 +187,7 @@ def fit_joint_rank_posterior(
     tune=1000,
     cores=None,
     target_accept=0.9,
-    progressbar=True,
+    progressbar=None,
     n_categories=None,
 ):
     """Posterior draws of both classifiers' AP (and precision at ``recall``).

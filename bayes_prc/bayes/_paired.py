@@ -490,7 +490,7 @@ def fit_paired_posterior(
     tune=1000,
     cores=None,
     target_accept=0.9,
-    progressbar=True,
+    progressbar=None,
 ):
     """Posterior draws of AP (and precision at ``recall``) of both classifiers.
 

@@ -437,7 +437,7 @@ def fit_pool(
     label_noise=True,
     random_seed=None,
     tune=1000,
-    progressbar=False,
+    progressbar=None,
     cores=None,
     target_accept=0.9,
 ):

@@ -344,7 +344,7 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         """
         return predictive_curves(self.model, n_test, n_curves, random_seed, recall)
 
-    def sample_posterior_predictive(self, random_seed=None, progressbar=False):
+    def sample_posterior_predictive(self, random_seed=None, progressbar=None):
         """Posterior predictive draws of the sufficient statistics through PyMC.
 
         Adds group ``posterior_predictive`` (``n_pos``, ``score_mean``, ``score_ss`` on
@@ -364,7 +364,7 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
                 self.idata,
                 var_names=[v.name for v in model.observed_RVs],
                 random_seed=int(rng.integers(0, 2**31 - 1)),
-                progressbar=progressbar,
+                progressbar=True if progressbar is None else bool(progressbar),
             )
         self.idata["posterior_predictive"] = pp["posterior_predictive"].to_dataset()
         return self.idata["posterior_predictive"]

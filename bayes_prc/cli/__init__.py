@@ -166,7 +166,7 @@ def _write_report(
     md=None,
     score_models=False,
     model="semiparametric",
-    progressbar=False,
+    progressbar=None,
 ):
     from .._report import report
 

@@ -168,7 +168,7 @@ def compare_intervals(
     bayes_method="auto",
     posterior=None,
     pos_label=None,
-    progressbar=False,
+    progressbar=None,
     metric="average_precision",
 ):
     """Intervals for the area under the PR (or ROC) curve by every method, on the same data.
@@ -671,7 +671,7 @@ def compare_bands(
     n_resamples=1000,
     posterior=None,
     pos_label=None,
-    progressbar=False,
+    progressbar=None,
 ):
     """Bands of the PR curve by every method on one recall grid, and the one to draw.
 
@@ -699,7 +699,9 @@ def compare_bands(
     posterior : BinormalPosterior, optional
         A rank-based fit to re-use for the rows of its model.
     pos_label : label, optional
-    progressbar : bool, default False
+    progressbar : bool or None, default None
+        Progress of the bootstraps and the NUTS fits (None: a text bar on stderr when it
+        is a terminal, PyMC's bar for NUTS).
 
     Returns
     -------

@@ -119,7 +119,7 @@ def ap_interval(
     random_seed=None,
     n_folds=10,
     pos_label=None,
-    progressbar=False,
+    progressbar=None,
     sample_weight=None,
     stratified=True,
 ):
@@ -183,7 +183,7 @@ def ap_interval(
         Number of folds of "cross_validation" (>= 2, at most the number of positives).
     pos_label : label, optional
         The positive label (default 1).
-    progressbar : bool or None, default False
+    progressbar : bool or None, default None
         Text progress on stderr for the resampling methods; None: only on a terminal.
     sample_weight : array-like of shape (n_samples,), optional
         Non-negative item weights, for ``"binomial"`` and ``"logit"`` only: the estimate

@@ -223,7 +223,7 @@ def bootstrap_pr_band(
     random_seed=None,
     grid_points=101,
     pos_label=None,
-    progressbar=False,
+    progressbar=None,
     kind="pointwise",
     stratified=True,
 ):
@@ -265,7 +265,7 @@ def bootstrap_pr_band(
         Number of evenly spaced grid points (recall in [0, 1]; thresholds from the lowest
         to the highest score), or the grid itself.
     pos_label : label, optional
-    progressbar : bool or None, default False
+    progressbar : bool or None, default None
     kind : {"pointwise", "simultaneous", "simultaneous_t"}, default "pointwise"
         ``"pointwise"``: a band that contains the curve at each grid point with about
         the nominal probability; the whole curve leaves it somewhere much more often.

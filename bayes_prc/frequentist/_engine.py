@@ -298,7 +298,7 @@ def bootstrap_replicates(
     random_seed=None,
     pos_label=None,
     memory_budget=DEFAULT_MEMORY_BUDGET,
-    progressbar=False,
+    progressbar=None,
 ):
     r"""Bootstrap distribution of an AUC-PR estimator.
 
@@ -334,7 +334,7 @@ def bootstrap_replicates(
         how many replicates each call of the generator draws, so
         :func:`stratified_indices` / :func:`dirichlet_weights` replay the draws for
         the same ``random_seed`` *and* ``memory_budget``.
-    progressbar : bool or None, default False
+    progressbar : bool or None, default None
         Text progress on stderr; ``None`` shows it only when stderr is a terminal.
 
     Returns

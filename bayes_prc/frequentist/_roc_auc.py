@@ -335,7 +335,7 @@ def roc_auc_interval(
     random_seed=None,
     pos_label=None,
     sample_weight=None,
-    progressbar=False,
+    progressbar=None,
 ):
     r"""Confidence interval for the area under the ROC curve.
 
@@ -380,7 +380,7 @@ def roc_auc_interval(
     sample_weight : None
         Not supported (a ``ValueError`` names it): the variances and the bootstrap
         count unit-weight items.
-    progressbar : bool or None, default False
+    progressbar : bool or None, default None
         Text progress on stderr for the bootstrap methods; None: only on a terminal.
 
     Returns

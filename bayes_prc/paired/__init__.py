@@ -263,7 +263,7 @@ def compare_classifiers(
     tune=1000,
     cores=None,
     target_accept=0.9,
-    progressbar=True,
+    progressbar=None,
     pos_label=None,
     random_seed=None,
     model="semiparametric",
