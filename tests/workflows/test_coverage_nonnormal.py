@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import importlib.util
+import sys
 import warnings
 from pathlib import Path
 
@@ -281,6 +282,9 @@ def _load_script():
         "coverage_nonnormal", ROOT / "benchmarks" / "coverage_nonnormal.py"
     )
     mod = importlib.util.module_from_spec(spec)
+    # registered under its name, so that its functions pickle for the process pool
+    # (workers=2): a module loaded by path alone is not importable by that name
+    sys.modules[spec.name] = mod
     spec.loader.exec_module(mod)
     return mod
 
