@@ -76,6 +76,15 @@ def _layer(module):
     return LAYERS[first]
 
 
+def _import_target(package, node):
+    """The absolute module an ``ast.ImportFrom`` names, from a module of ``package``."""
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".")
+    base = parts[: len(parts) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def _imports(module):
     """(imported bayes_prc module, third-party top-level package, line) of every import."""
     path = MODULES[module]
@@ -83,11 +92,7 @@ def _imports(module):
     own, other = [], []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = _import_target(package, node)
             if target.split(".")[0] != "bayes_prc":
                 other.append((target.split(".")[0], node.lineno))
                 continue
@@ -199,9 +204,7 @@ def test_layer_checker_sees_an_upward_import(tmp_path):
     (node,) = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     assert node.level == 2 and node.module == "plotting"
     # resolved the way _imports resolves it, from a module of bayes_prc.frequentist
-    package = "bayes_prc.frequentist"
-    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-    target = ".".join(base + [node.module])
+    target = _import_target("bayes_prc.frequentist", node)
     assert target == "bayes_prc.plotting" and _layer(target) > _layer("bayes_prc.frequentist._ap")
 
 
@@ -241,11 +244,7 @@ def cross_package_private_imports():
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if not isinstance(node, ast.ImportFrom):
                 continue
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = _import_target(package, node)
             if target.split(".")[0] != "bayes_prc":
                 continue
             for alias in node.names:
@@ -271,8 +270,6 @@ def test_no_cross_package_private_import():
 def test_private_import_checker_sees_one():
     src = "from ..frequentist._design import select_labels\n"
     (node,) = [n for n in ast.walk(ast.parse(src)) if isinstance(n, ast.ImportFrom)]
-    package = "bayes_prc.pool"
-    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-    target = ".".join(base + [node.module])
+    target = _import_target("bayes_prc.pool", node)
     assert _package(target) != _package("bayes_prc.pool._plan")
     assert any(_private(c) for c in target.split(".")[2:])
