@@ -101,6 +101,19 @@ def check_consistent_length(**arrays):
         raise ValueError(f"inputs have inconsistent numbers of samples: {desc}")
 
 
+def check_paired_scores(y_true, score_a, score_b):
+    """Labels and two classifiers' scores of the same items: each 1-D, one length, and
+    the scores finite; messages name ``y_true``, ``score_a`` and ``score_b``.
+
+    Returns ``(y, a, b)`` as arrays (the labels not yet checked as a binary target).
+    """
+    a = check_1d(score_a, "score_a")
+    b = check_1d(score_b, "score_b")
+    y = check_1d(y_true, "y_true")
+    check_consistent_length(y_true=y, score_a=a, score_b=b)
+    return y, check_finite_scores(a, "score_a"), check_finite_scores(b, "score_b")
+
+
 def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
     """Weights: 1-D, one per sample, finite and non-negative; ``None`` passes through."""
     if sample_weight is None:

@@ -33,10 +33,8 @@ from scipy import stats
 from scipy.stats import rankdata
 
 from .._core import (
-    check_1d,
     check_binary_target,
-    check_consistent_length,
-    check_finite_scores,
+    check_paired_scores,
 )
 from ._resample import DEFAULT_MEMORY_BUDGET
 
@@ -173,12 +171,7 @@ def _check_threshold(value, name):
 
 
 def _mcnemar_iv(y_true, score_a, score_b, threshold_a, threshold_b, exact, pos_label):
-    a = check_1d(score_a, "score_a")
-    b = check_1d(score_b, "score_b")
-    y = check_1d(y_true, "y_true")
-    check_consistent_length(y_true=y, score_a=a, score_b=b)
-    a = check_finite_scores(a, "score_a")
-    b = check_finite_scores(b, "score_b")
+    y, a, b = check_paired_scores(y_true, score_a, score_b)
     is_pos, _, _ = check_binary_target(y, pos_label)
     threshold_a = _check_threshold(threshold_a, "threshold_a")
     threshold_b = (

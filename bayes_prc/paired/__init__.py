@@ -47,12 +47,10 @@ from typing import Any
 import numpy as np
 
 from .._core import (
-    check_1d,
     check_binary_target,
     check_choice,
-    check_consistent_length,
-    check_finite_scores,
     check_int,
+    check_paired_scores,
     check_probability,
     check_random_state,
     check_rope,
@@ -216,12 +214,7 @@ def _compare_iv(y_true, score_a, score_b, pos_label):
     Validated once (1-D, same length, finite, both classes), with messages naming
     ``score_a`` / ``score_b``; the two share the labels.
     """
-    a = check_1d(score_a, "score_a")
-    b = check_1d(score_b, "score_b")
-    y = check_1d(y_true, "y_true")
-    check_consistent_length(y_true=y, score_a=a, score_b=b)
-    a = check_finite_scores(a, "score_a")
-    b = check_finite_scores(b, "score_b")
+    y, a, b = check_paired_scores(y_true, score_a, score_b)
     if a.dtype.kind == "b":
         a = a.astype(np.int64)
     if b.dtype.kind == "b":
