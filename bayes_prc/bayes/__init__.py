@@ -27,7 +27,7 @@ from ._score_model_fit import ScoreModelFit as ScoreModelFit
 from ._score_models import SCORE_MODELS as SCORE_MODELS
 from ._score_models import fit_score_model
 from ._semiparametric import SemiparametricPriors
-from ._summaries import averaged_pr_band
+from ._summaries import averaged_pr_band, curve_band, pool_curves
 
 __all__ = [
     "BinormalPosterior",
@@ -41,6 +41,8 @@ __all__ = [
     "SemiparametricPriors",
     "fit_check",
     "averaged_pr_band",
+    "curve_band",
+    "pool_curves",
     "OvRPosterior",
     "fit_binormal",
     "fit_binormal_ovr",

@@ -80,9 +80,9 @@ def pr_band(model, recall, ci_prob, kind, **prevalence):
     """
     check_choice(kind, "kind", ("pointwise", "simultaneous"))
     r = check_unit_grid(recall, "recall", DEFAULT_RECALL)
-    # (R, S): one contiguous row per recall value, so per-recall sorts are fast
-    curves = np.ascontiguousarray(model.precision_at_recall(r, **prevalence).reshape(-1, r.size).T)
-    return _curves_band(curves, r, ci_prob, kind)
+    return curve_band(
+        model.precision_at_recall(r, **prevalence).reshape(-1, r.size), r, ci_prob, kind
+    )
 
 
 def averaged_pr_band(posteriors, recall=None, ci_prob=0.95, kind="pointwise"):
@@ -133,15 +133,27 @@ def averaged_pr_band(posteriors, recall=None, ci_prob=0.95, kind="pointwise"):
         raise ValueError("`posteriors` must hold at least one fit; got none")
     r = check_unit_grid(recall, "recall", DEFAULT_RECALL)
     per_model = [p.model.precision_at_recall(r).reshape(-1, r.size) for p in posteriors]
-    m = min(c.shape[0] for c in per_model)
-    curves = np.ascontiguousarray(np.concatenate([c[:m] for c in per_model]).T)
-    band = _curves_band(curves, r, ci_prob, kind)
+    band = curve_band(pool_curves(per_model), r, ci_prob, kind)
     band.attrs["models"] = [getattr(p, "model_type", type(p).__name__) for p in posteriors]
     return band
 
 
-def _curves_band(curves, r, ci_prob, kind):
-    """Pointwise or simultaneous band of posterior ``curves`` (R, S) on the grid ``r``."""
+def pool_curves(per_model):
+    """Equal-weight pool of several posteriors' curves, each (S_i, R): the first
+    ``min S_i`` curves of each, stacked (the pooling of :func:`averaged_pr_band`)."""
+    m = min(c.shape[0] for c in per_model)
+    return np.concatenate([c[:m] for c in per_model])
+
+
+def curve_band(curves, r, ci_prob, kind):
+    """Pointwise or simultaneous band of posterior curves (S, R) on the recall grid ``r``.
+
+    The kernel of :meth:`BinormalPosterior.pr_band` and :func:`averaged_pr_band`, for
+    callers that already hold the curves (e.g. one draw matrix serving several bands);
+    ``r``, ``ci_prob`` and ``kind`` are taken as checked.
+    """
+    # (R, S): one contiguous row per recall value, so per-recall sorts are fast
+    curves = np.ascontiguousarray(curves.T)
     alpha = 1 - ci_prob
     lower, median, upper = np.quantile(curves, [alpha / 2, 0.5, 1 - alpha / 2], axis=1)
     attrs = {"ci_prob": ci_prob, "kind": kind, "ci_kind": "eti"}

@@ -745,7 +745,7 @@ def compare_bands(
     """
     import xarray as xr
 
-    from ..bayes import averaged_pr_band
+    from ..bayes import curve_band, pool_curves
     from ..frequentist import bootstrap_pr_band
 
     ci_prob = _check_ci_prob(ci_prob)
@@ -759,7 +759,7 @@ def compare_bands(
     model_seeds = dict(zip(("semiparametric", "flexible", "contaminated"), seeds[-3:], strict=True))
     attrs = {"ci_prob": ci_prob, "notes": {}, "fit_checks": {}}
     separated = _separated(is_pos, score)
-    fits, rows = {}, {}
+    fits, rows, curves = {}, {}, {}
     for method, seed in zip(methods, seeds[: len(methods)], strict=True):
         source, kind = method.split("_", 1)
         if source == "bootstrap":
@@ -786,15 +786,15 @@ def compare_bands(
                         model,
                         attrs,
                     )
-            if source == "averaged":
-                pooled = [fits[m] for m in _AVERAGED if fits[m] is not None]
-                if not pooled:
-                    continue
-                band = averaged_pr_band(pooled, recall=grid, ci_prob=ci_prob, kind=kind)
-            elif fits[source] is None:
+            # each model's posterior curves on the grid, computed once for all its bands
+            for model, fit in fits.items():
+                if fit is not None and model not in curves:
+                    curves[model] = fit.model.precision_at_recall(grid).reshape(-1, grid.size)
+            pooled = _AVERAGED if source == "averaged" else (source,)
+            pooled = [curves[m] for m in pooled if m in curves]
+            if not pooled:
                 continue
-            else:
-                band = fits[source].pr_band(recall=grid, ci_prob=ci_prob, kind=kind)
+            band = curve_band(pool_curves(pooled), grid, ci_prob, kind)
         rows[method] = [np.asarray(band[v].values, dtype=np.float64) for v in _BAND_VARS]
     if not rows:
         raise ValueError(f"no band could be computed: {attrs['notes']}")
