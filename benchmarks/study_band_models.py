@@ -15,9 +15,10 @@ Usage::
     .venv/bin/python benchmarks/study_band_models.py --n-rep 40 \\
         --cases beta_probabilities:200 label_noise:1000 --contamination 1 200
 
-Measured before the choice (2026-11-26, 40 data sets, MC se about 0.055), whole-curve
-coverage of the 90% simultaneous band, semiparametric / contaminated Beta(1, 200) /
-flexible / pool of the three:
+Measured before the choice (2026-11-26, 40 data sets, MC se about 0.055) with this
+script's prototype (the same fits, pooling and bands, seed 8; this file itself was only
+smoke-run, 2 data sets), whole-curve coverage of the 90% simultaneous band,
+semiparametric / contaminated Beta(1, 200) / flexible / pool of the three:
 
 - n = 200: beta 0.85 / 0.00 / 0.88 / 0.90; classifier probabilities 0.75 / 0.85 / 0.82 /
   0.88; label noise 0.78 / 0.78 / 0.90 / 0.85; hard negatives 0.95 / 0.88 / 0.95 / 0.95;
