@@ -38,8 +38,8 @@ References
    LNCS 8190, pp. 451-466. doi:10.1007/978-3-642-40994-3_29.
 """
 
-from .frequentist import PROPORTION_METHODS as METHODS
 from .frequentist import (
+    PROPORTION_METHODS,
     ConfidenceInterval,
     IntervalResult,
     ProportionInterval,
@@ -49,7 +49,7 @@ from .frequentist import (
 )
 
 __all__ = [
-    "METHODS",
+    "PROPORTION_METHODS",
     "ConfidenceInterval",
     "IntervalResult",
     "ProportionInterval",
@@ -57,3 +57,18 @@ __all__ = [
     "proportion_interval",
     "wald_interval",
 ]
+
+
+def __getattr__(name):
+    # ``METHODS`` was this module's name for PROPORTION_METHODS; the package uses
+    # ``METHODS`` for no constant now (one name, one meaning), the old one still works.
+    if name == "METHODS":
+        import warnings
+
+        warnings.warn(
+            "bayes_prc.intervals.METHODS is deprecated; use PROPORTION_METHODS",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return PROPORTION_METHODS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -98,3 +98,18 @@ def test_the_check_finds_a_bad_signature(monkeypatch):
 @pytest.mark.parametrize("name", PUBLIC)
 def test_public_paths_import(name):
     importlib.import_module(name)
+
+
+def test_methods_constants_have_one_name_each():
+    # ``METHODS`` named the proportion methods in ``intervals`` and the comparison
+    # methods in ``paired``; each is now named for what it lists, the old name warns.
+    from bayes_prc import intervals, paired
+
+    assert "METHODS" not in intervals.__all__ and "METHODS" not in paired.__all__
+    with pytest.warns(DeprecationWarning, match="PROPORTION_METHODS"):
+        assert intervals.METHODS == intervals.PROPORTION_METHODS
+    with pytest.warns(DeprecationWarning, match="COMPARISON_METHODS"):
+        assert paired.METHODS == paired.COMPARISON_METHODS
+    assert "wilson" in intervals.PROPORTION_METHODS and "delong" in paired.COMPARISON_METHODS
+    with pytest.raises(AttributeError):
+        intervals.NOT_A_NAME  # noqa: B018

@@ -18,10 +18,10 @@ _RANK_MODEL_NAMES = {
     "contaminated": "contaminated binormal model",
 }
 
-__all__ = ["fit_binormal", "METHODS", "MODELS"]
+__all__ = ["fit_binormal", "FIT_METHODS", "MODELS"]
 
 MODELS = ("semiparametric", "parametric", "flexible", "contaminated")
-METHODS = ("auto", "nuts", "exact", "laplace")
+FIT_METHODS = ("auto", "nuts", "exact", "laplace")
 #: The fast sampler of each model (``method="auto"``).
 AUTO_METHOD = {
     "parametric": "exact",
@@ -361,7 +361,7 @@ def _prepare_rank_data(
 def check_fit_options(transform, method, draws, chains, ci_prob, priors):
     """Validate the data-independent options of :func:`fit_binormal`; returns the priors."""
     check_transform(transform)
-    check_choice(method, "method", METHODS)
+    check_choice(method, "method", FIT_METHODS)
     check_int(draws, "draws")
     check_int(chains, "chains")
     check_probability(ci_prob, "ci_prob")

@@ -66,7 +66,7 @@ from ._operating_point import (
 from ._paired_tests import MCNEMAR_EXACT_BELOW, McNemarResult, mcnemar_test, paired_permutation_test
 
 # the proportion intervals: public path bayes_prc.intervals (`name as name`: importable here)
-from ._proportion import METHODS as PROPORTION_METHODS  # noqa: F401
+from ._proportion import PROPORTION_METHODS as PROPORTION_METHODS
 from ._proportion import logit_interval as logit_interval
 from ._proportion import proportion_interval as proportion_interval
 from ._proportion import wald_interval as wald_interval

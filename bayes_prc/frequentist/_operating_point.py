@@ -37,8 +37,7 @@ from ._operating_kernels import (
     precision_at_k_replicates,
     weighted_cell_replicates,
 )
-from ._proportion import METHODS as PROPORTION_METHODS
-from ._proportion import proportion_interval
+from ._proportion import PROPORTION_METHODS, proportion_interval
 from ._resample import DEFAULT_MEMORY_BUDGET, _block_size
 from ._results import IntervalResult, frozen_float_array
 

@@ -22,10 +22,10 @@ from ._proportion_kernels import (
 )
 from ._results import ProportionInterval, frozen_float_array
 
-__all__ = ["METHODS", "logit_interval", "proportion_interval", "wald_interval"]
+__all__ = ["PROPORTION_METHODS", "logit_interval", "proportion_interval", "wald_interval"]
 
 #: Valid values of the ``method`` argument of :func:`proportion_interval`.
-METHODS: tuple[str, ...] = (
+PROPORTION_METHODS: tuple[str, ...] = (
     "wald",
     "wilson",
     "clopper_pearson",
@@ -384,7 +384,7 @@ def proportion_interval(
     [0.1748 0.5648 0.1748]
     """
     level = check_probability(confidence_level)
-    method = check_choice(method, "method", METHODS)
+    method = check_choice(method, "method", PROPORTION_METHODS)
     scalar = np.ndim(successes) == 0 and np.ndim(trials) == 0
     k, n = _check_counts(successes, trials)
     p = k / n

@@ -76,7 +76,7 @@ class ProportionInterval(IntervalResult):
     confidence_level : float
         Nominal two-sided confidence level, in ``(0, 1)``.
     method : str
-        Name of the interval method (one of :data:`METHODS`).
+        Name of the interval method (one of :data:`PROPORTION_METHODS` for a proportion).
     successes : float or ndarray
         Number of successes. For :func:`logit_interval` and
         :func:`wald_interval` this is ``estimate * n`` (possibly non-integer).

@@ -12,8 +12,7 @@ from .._core import check_choice, check_int, check_probability, check_random_sta
 from ..exceptions import UndefinedMetricWarning
 from ._engine import _prepare
 from ._jackknife import percentile_interval
-from ._proportion import METHODS as PROPORTION_METHODS
-from ._proportion import proportion_interval
+from ._proportion import PROPORTION_METHODS, proportion_interval
 from ._results import IntervalResult, frozen_float_array
 
 __all__ = [

@@ -63,10 +63,22 @@ from ..intervals import IntervalResult
 from ..pool import compare_on_selection
 from ._tests import METRICS, check_metric_method, frequentist_fields
 
-__all__ = ["METHODS", "METRICS", "BAYES_METHODS", "PairedComparison", "compare_classifiers"]
+__all__ = [
+    "COMPARISON_METHODS",
+    "METRICS",
+    "BAYES_METHODS",
+    "PairedComparison",
+    "compare_classifiers",
+]
 
 #: Valid values of the ``method`` argument of :func:`compare_classifiers`.
-METHODS: tuple[str, ...] = ("bayes", "bayesian_bootstrap", "bootstrap", "delong", "permutation")
+COMPARISON_METHODS: tuple[str, ...] = (
+    "bayes",
+    "bayesian_bootstrap",
+    "bootstrap",
+    "delong",
+    "permutation",
+)
 #: Valid values of its ``bayes_method`` argument.
 BAYES_METHODS: tuple[str, ...] = ("exact", "nuts")
 
@@ -92,7 +104,7 @@ class PairedComparison(IntervalResult):
     confidence_level : float
         The interval's probability (also available as :attr:`ci_prob`).
     method : str
-        One of :data:`METHODS`.
+        One of :data:`COMPARISON_METHODS`.
     prob_b_better : float
         Share of the draws (replicates) with ``AP_B > AP_A`` strictly: the posterior
         probability that B is better for the Bayesian methods; for ``"bootstrap"`` the
@@ -452,7 +464,7 @@ def compare_classifiers(
     """
     check_choice(metric, "metric", METRICS)
     if method is not None:
-        check_choice(method, "method", METHODS)
+        check_choice(method, "method", COMPARISON_METHODS)
     check_choice(bayes_method, "bayes_method", BAYES_METHODS)
     check_transform(transform)
     check_choice(model, "model", ("semiparametric", "parametric"))
@@ -609,3 +621,16 @@ def compare_classifiers(
         value_b=point_b,
         **extra,
     )
+
+
+def __getattr__(name):
+    # ``METHODS`` was this module's name for COMPARISON_METHODS (it also named the
+    # proportion methods in ``intervals``: one name, two meanings); the old name still works.
+    if name == "METHODS":
+        warnings.warn(
+            "bayes_prc.paired.METHODS is deprecated; use COMPARISON_METHODS",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return COMPARISON_METHODS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

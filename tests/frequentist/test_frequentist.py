@@ -22,7 +22,7 @@ from bayes_prc import bootstrap as bs
 from bayes_prc.binormal import Binormal
 from bayes_prc.frequentist._ap import _stratified_folds
 from bayes_prc.intervals import (
-    METHODS,
+    PROPORTION_METHODS,
     ConfidenceInterval,
     IntervalResult,
     logit_interval,
@@ -243,7 +243,7 @@ def test_counts_equal_confusion_matrix(rng):
     assert res.threshold == t
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", PROPORTION_METHODS)
 def test_proportion_methods_equal_proportion_interval(rng, method):
     y, s = _binormal(rng, n=150)
     t = _threshold(rng, s)

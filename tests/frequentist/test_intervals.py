@@ -11,7 +11,7 @@ from scipy.optimize import brentq
 from scipy.special import expit, logit
 
 from bayes_prc.intervals import (
-    METHODS,
+    PROPORTION_METHODS,
     ConfidenceInterval,
     ProportionInterval,
     logit_interval,
@@ -206,7 +206,7 @@ def test_wald_interval_direct():
 
 
 @pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", PROPORTION_METHODS)
 def test_ordering(method, level):
     res = proportion_interval(K_GRID, N_GRID, method=method, confidence_level=level)
     low, high, est = res.low, res.high, res.estimate
@@ -222,7 +222,7 @@ def test_ordering(method, level):
         assert np.all(low <= est) and np.all(est <= high)
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", PROPORTION_METHODS)
 def test_width_shrinks_with_n(method):
     ns = np.array([10, 20, 40, 100, 200, 1000])
     for p_hat in (0.1, 0.3, 0.5, 0.7):
@@ -233,7 +233,7 @@ def test_width_shrinks_with_n(method):
         assert np.all(np.diff(w) <= 0), (p_hat, w)
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", PROPORTION_METHODS)
 def test_vectorized_equals_elementwise(method):
     # 2-d broadcast of k (column) against n (row), only valid pairs used.
     k = np.array([[0], [1], [3], [5]])
