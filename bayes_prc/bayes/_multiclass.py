@@ -8,17 +8,21 @@ import xarray as xr
 from .._core import (
     as_array,
     check_finite_scores,
-    check_probability,
     check_random_state,
     type_of_target,
 )
+from ._posterior_base import PosteriorDraws
 from ._summaries import eti
 
 __all__ = ["fit_binormal_ovr", "OvRPosterior"]
 
 
-class OvRPosterior:
+class OvRPosterior(PosteriorDraws):
     """Per-class binormal posteriors of a one-vs-rest problem.
+
+    Shares ``interval`` and ``summary`` with the other posterior objects: its ``idata``
+    holds the per-class ``average_precision``, ``roc_auc`` and ``prevalence`` draws over
+    dim ``class``.
 
     Attributes
     ----------
@@ -28,12 +32,50 @@ class OvRPosterior:
         Class label -> :class:`BinormalPosterior` of "this class vs the rest".
     support : ndarray of int
         Number of positives of each class.
+    ci_prob : float
+        The fits' default interval probability.
     """
 
     def __init__(self, classes, posteriors, support):
         self.classes = classes
         self.posteriors = posteriors
         self.support = support
+        self._idata = None
+
+    @property
+    def ci_prob(self):
+        return self.posteriors[self.classes[0]].ci_prob
+
+    @property
+    def importance(self):
+        """The smallest per-class importance ESS (None when no fit was importance-resampled)."""
+        caps = [p._ess_cap() for p in self.posteriors.values()]
+        caps = [c for c in caps if c is not None]
+        return {"ess_draws": min(caps)} if caps else None
+
+    def _per_class(self, name):
+        return xr.concat(
+            [self.posteriors[c].idata["posterior"][name] for c in self.classes],
+            dim=xr.DataArray(self.classes, dims="class", name="class"),
+        ).transpose("chain", "draw", "class")
+
+    @property
+    def idata(self):
+        """DataTree of the per-class ``average_precision``, ``roc_auc`` and ``prevalence``."""
+        if self._idata is None:
+            names = ("average_precision", "roc_auc", "prevalence")
+            post = xr.Dataset({name: self._per_class(name) for name in names})
+            self._idata = xr.DataTree.from_dict({"posterior": post})
+        return self._idata
+
+    def summary(self, var_names=None, ci_prob=None, kind="all", ci_kind=None):
+        """ArviZ summary of the per-class AP, ROC AUC and prevalence (a pandas DataFrame).
+
+        ESS columns are capped at the smallest per-class importance ESS when a fit's
+        draws were importance-resampled (as :meth:`BinormalPosterior.summary`).
+        """
+        names = var_names or ["average_precision", "roc_auc", "prevalence"]
+        return self._summary(names, ci_prob, kind=kind, ci_kind=ci_kind)
 
     def __repr__(self):
         return f"OvRPosterior(classes={list(self.classes)!r}, support={self.support.tolist()})"
@@ -54,19 +96,12 @@ class OvRPosterior:
         """
         if average not in (None, "macro", "weighted"):
             raise ValueError(f"`average` must be None, 'macro' or 'weighted'; got {average!r}")
-        per_class = xr.concat(
-            [self.posteriors[c].average_precision() for c in self.classes],
-            dim=xr.DataArray(self.classes, dims="class", name="class"),
-        )
-        per_class = per_class.transpose("chain", "draw", "class")
+        per_class = self._per_class("average_precision")
         if average is None:
             return per_class.rename("average_precision")
         if average == "macro":
             return per_class.mean("class").rename("macro_average_precision")
-        prev = xr.concat(
-            [self.posteriors[c].idata["posterior"]["prevalence"] for c in self.classes],
-            dim=xr.DataArray(self.classes, dims="class", name="class"),
-        ).transpose("chain", "draw", "class")
+        prev = self._per_class("prevalence")
         weighted = (per_class * prev).sum("class") / prev.sum("class")
         return weighted.rename("weighted_average_precision")
 
@@ -98,9 +133,7 @@ class OvRPosterior:
         >>> bool((summary["lower"] < summary["median"]).all()), summary.sizes["class"]
         (True, 3)
         """
-        if ci_prob is None:
-            ci_prob = self.posteriors[self.classes[0]].ci_prob
-        ci_prob = check_probability(ci_prob, "ci_prob")
+        ci_prob = self._ci_prob(ci_prob)
         draws = self.average_precision(average)
         flat = draws.values.reshape((-1, *draws.shape[2:]))  # (sample, [class])
         lower, median, upper = eti(flat, ci_prob)

@@ -29,7 +29,7 @@ from scipy import special
 
 from .._core import check_choice, check_int, check_probability, check_random_state
 from ..frequentist import check_selection
-from ._common import DEFAULT_RECALL, cap_summary_ess, check_unit_grid, simultaneous_band
+from ._common import DEFAULT_RECALL, check_unit_grid, simultaneous_band
 from ._idata import SAMPLE_DIMS
 from ._pool_model import (
     PoolData,
@@ -40,6 +40,7 @@ from ._pool_model import (
     sample_pool_laplace,
     sample_pool_nuts,
 )
+from ._posterior_base import PosteriorDraws
 
 __all__ = ["PoolPosterior", "fit_pool", "pool_bins"]
 
@@ -153,7 +154,7 @@ def pool_bins(y_score, indices, is_pos):
 # --------------------------------------------------------------------------------------
 # the posterior
 # --------------------------------------------------------------------------------------
-class PoolPosterior:
+class PoolPosterior(PosteriorDraws):
     """Posterior of a whole pool's PR curve, AP and ROC AUC (returned by :func:`fit_pool`).
 
     Every posterior draw is a calibration curve, hence (with the known labels and the
@@ -269,9 +270,6 @@ class PoolPosterior:
             name=name,
         )
 
-    def _ci_prob(self, ci_prob):
-        return self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
-
     # ---------------------------------------------------------------------- quantities
     def average_precision(self):
         """Posterior draws of the pool's AP (scikit-learn's step definition), (chain, draw)."""
@@ -365,31 +363,6 @@ class PoolPosterior:
             attrs=attrs,
         )
 
-    def interval(self, quantity="average_precision", ci_prob=None, ci_kind="hdi"):
-        """Credible interval of a scalar posterior quantity.
-
-        Parameters
-        ----------
-        quantity : str or xarray.DataArray
-            A posterior variable (``"average_precision"``, ``"roc_auc"``,
-            ``"prevalence"``, ``"n_positives"``, ...) or draws with dims (chain, draw, ...).
-        ci_prob : float, optional
-        ci_kind : {"hdi", "eti"}
-
-        Returns
-        -------
-        xarray.DataArray
-            With dim ``ci_bound`` = ["lower", "upper"] and attrs ``ci_prob``, ``ci_kind``.
-        """
-        import arviz as az
-
-        prob = self._ci_prob(ci_prob)
-        check_choice(ci_kind, "ci_kind", ("hdi", "eti"))
-        da = self.idata["posterior"][quantity] if isinstance(quantity, str) else quantity
-        out = (az.hdi if ci_kind == "hdi" else az.eti)(da, prob=prob)
-        out.attrs.update({"ci_prob": prob, "ci_kind": ci_kind})
-        return out
-
     def summary(self, var_names=None, ci_prob=None, kind="all", ci_kind=None):
         """ArviZ summary of the main quantities (a pandas DataFrame).
 
@@ -398,21 +371,8 @@ class PoolPosterior:
         ``importance["ess_draws"]`` (the importance-sampling ESS, at most the number of
         distinct draws).
         """
-        import warnings
-
-        import arviz as az
-
         names = var_names or ["average_precision", "roc_auc", "prevalence", "f_knots"]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            out = az.summary(
-                self.idata,
-                var_names=names,
-                ci_prob=self._ci_prob(ci_prob),
-                kind=kind,
-                ci_kind=ci_kind,
-            )
-        return cap_summary_ess(out, (self.importance or {}).get("ess_draws"))
+        return self._summary(names, ci_prob, kind=kind, ci_kind=ci_kind)
 
     def __repr__(self):
         ap = self.idata["posterior"]["average_precision"]

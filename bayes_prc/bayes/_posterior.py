@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._core import check_choice, check_probability, check_random_state
+from .._core import check_probability, check_random_state
 from .._core.transforms import forward, inverse
 from ._common import check_unit_grid, convergence_diagnostics, warn_if_unreliable
 from ._idata import (
@@ -252,34 +252,6 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         )
 
     # --------------------------------------------------------------------------- intervals
-    def interval(self, quantity="average_precision", ci_prob=None, ci_kind="hdi"):
-        """Credible interval of a scalar posterior quantity.
-
-        Parameters
-        ----------
-        quantity : str or xarray.DataArray
-            A posterior variable name (``"average_precision"``, ``"roc_auc"``,
-            ``"prevalence"``, ``"mu_pos"``, ...) or draws with dims (chain, draw, ...).
-        ci_prob : float, optional
-            Defaults to the fit's ``ci_prob``.
-        ci_kind : {"hdi", "eti"}
-            Highest density or equal-tailed interval.
-
-        Returns
-        -------
-        xarray.DataArray
-            With dim ``ci_bound`` = ["lower", "upper"] and attrs ``ci_prob``, ``ci_kind``.
-        """
-        import arviz as az
-
-        prob = self._ci_prob(ci_prob)
-        check_choice(ci_kind, "ci_kind", ("hdi", "eti"))
-        da = self.idata["posterior"][quantity] if isinstance(quantity, str) else quantity
-        fn = az.hdi if ci_kind == "hdi" else az.eti
-        out = fn(da, prob=prob)
-        out.attrs.update({"ci_prob": prob, "ci_kind": ci_kind})
-        return out
-
     def pr_band(self, recall=None, ci_prob=None, kind="pointwise", prevalence=None):
         """Credible band of the PR curve over a recall grid.
 

@@ -1,6 +1,13 @@
-"""The base of the posterior objects: draws of an analytic score model in an ArviZ DataTree.
+"""The bases of the posterior objects.
 
-:class:`PosteriorBase` holds what :class:`~._posterior.BinormalPosterior` and
+:class:`PosteriorDraws` is what every posterior object of the package shares
+(:class:`~._posterior.BinormalPosterior`, :class:`~._score_model_fit.ScoreModelFit`,
+:class:`~._pool.PoolPosterior`, :class:`~._multiclass.OvRPosterior`): an ArviZ DataTree
+``idata`` with a ``posterior`` group of draws (chain, draw, ...), a default ``ci_prob``, a
+credible ``interval`` of any posterior quantity and an ArviZ ``summary`` whose ESS is capped
+at what importance-resampled draws are worth.
+
+:class:`PosteriorBase` (draws of an analytic score model) holds what :class:`~._posterior.BinormalPosterior` and
 :class:`~._score_model_fit.ScoreModelFit` share: the DataTree whose derived
 ``average_precision`` and ``roc_auc`` are added on first access, the draws of the PR
 summaries computed from the analytic model (a whole curve per draw), the PR band and the
@@ -16,16 +23,76 @@ import warnings
 import numpy as np
 import xarray as xr
 
-from .._core import check_probability
+from .._core import check_choice, check_probability
 from ._common import add_curve_summaries, cap_summary_ess, check_unit_grid
 from ._idata import SAMPLE_DIMS
 from ._summaries import pr_band
 
-__all__ = ["PosteriorBase"]
+__all__ = ["PosteriorBase", "PosteriorDraws"]
+
+CI_KINDS = ("hdi", "eti")
 
 
-class PosteriorBase:
-    """Posterior draws of an analytic score model (base of the posterior objects)."""
+class PosteriorDraws:
+    """The surface every posterior object shares: ``idata``, ``ci_prob``, ``interval``, ``summary``.
+
+    A subclass provides ``idata`` (an ArviZ DataTree with a ``posterior`` group), ``ci_prob``
+    (the default probability of its intervals) and, for importance-resampled draws,
+    ``importance`` (a dict with ``ess_draws``), and names the rows of its ``summary``.
+    """
+
+    def _ci_prob(self, ci_prob):
+        """``ci_prob`` checked, or the fit's default when None."""
+        return self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
+
+    def interval(self, quantity="average_precision", ci_prob=None, ci_kind="hdi"):
+        """Credible interval of a posterior quantity.
+
+        Parameters
+        ----------
+        quantity : str or xarray.DataArray
+            The name of a posterior variable (``"average_precision"``, ``"roc_auc"``,
+            ``"prevalence"``, a model parameter, ...) or draws with dims (chain, draw, ...).
+        ci_prob : float, optional
+            Probability of the interval; defaults to the fit's ``ci_prob``.
+        ci_kind : {"hdi", "eti"}
+            Highest density or equal-tailed interval.
+
+        Returns
+        -------
+        xarray.DataArray
+            With dim ``ci_bound`` = ["lower", "upper"] (after any dims of the quantity
+            beyond chain and draw) and attrs ``ci_prob``, ``ci_kind``.
+        """
+        import arviz as az
+
+        prob = self._ci_prob(ci_prob)
+        check_choice(ci_kind, "ci_kind", CI_KINDS)
+        da = self.idata["posterior"][quantity] if isinstance(quantity, str) else quantity
+        out = (az.hdi if ci_kind == "hdi" else az.eti)(da, prob=prob)
+        out.attrs.update({"ci_prob": prob, "ci_kind": ci_kind})
+        return out
+
+    def _ess_cap(self):
+        """The ESS resampled fast-sampler draws are worth (``importance["ess_draws"]``).
+
+        None for draws that are not resampled from weighted ones (NUTS, exact, grid).
+        """
+        importance = getattr(self, "importance", None)
+        return None if not importance else importance.get("ess_draws")
+
+    def _summary(self, var_names, ci_prob, **kwargs):
+        import arviz as az
+
+        prob = self._ci_prob(ci_prob)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # R-hat of constant draws
+            out = az.summary(self.idata, var_names=var_names, ci_prob=prob, **kwargs)
+        return cap_summary_ess(out, self._ess_cap())
+
+
+class PosteriorBase(PosteriorDraws):
+    """Posterior draws of an analytic score model (base of the model posterior objects)."""
 
     @property
     def idata(self):
@@ -52,10 +119,6 @@ class PosteriorBase:
             name=name,
             attrs=attrs or {},
         )
-
-    def _ci_prob(self, ci_prob):
-        """``ci_prob`` checked, or the fit's default when None."""
-        return self.ci_prob if ci_prob is None else check_probability(ci_prob, "ci_prob")
 
     def _prevalence_kw(self, prevalence):
         """``{"prevalence": draws}`` for the model's methods (``{}`` for the fitted one)."""
@@ -95,20 +158,3 @@ class PosteriorBase:
     def _pr_band(self, recall, ci_prob, kind, prevalence):
         prob = self._ci_prob(ci_prob)
         return pr_band(self.model, recall, prob, kind, **self._prevalence_kw(prevalence))
-
-    def _ess_cap(self):
-        """The ESS resampled fast-sampler draws are worth (``importance["ess_draws"]``).
-
-        None for draws that are not resampled from weighted ones (NUTS, exact, grid).
-        """
-        importance = getattr(self, "importance", None)
-        return None if not importance else importance.get("ess_draws")
-
-    def _summary(self, var_names, ci_prob, **kwargs):
-        import arviz as az
-
-        prob = self._ci_prob(ci_prob)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # R-hat of constant draws
-            out = az.summary(self.idata, var_names=var_names, ci_prob=prob, **kwargs)
-        return cap_summary_ess(out, self._ess_cap())

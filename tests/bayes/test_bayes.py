@@ -467,6 +467,45 @@ def test_ovr_ap_summary_is_the_eti_of_the_draws():
         ovr.ap_summary(ci_prob=1.5)
 
 
+def test_ovr_shares_interval_and_summary_with_the_other_posteriors():
+    """OvRPosterior is a PosteriorDraws: interval/summary over per-class draws, as az's."""
+    import arviz as az
+
+    from bayes_prc.bayes import BinormalPosterior, OvRPosterior, PoolPosterior
+    from bayes_prc.bayes._posterior_base import PosteriorDraws
+
+    assert all(
+        issubclass(c, PosteriorDraws) for c in (BinormalPosterior, OvRPosterior, PoolPosterior)
+    )
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 240)
+    scores = rng.normal(size=(240, 3)) + 1.5 * np.eye(3)[y]
+    ovr = bp.fit_binormal_ovr(
+        y, scores, model="parametric", method="exact", draws=300, ci_prob=0.8, random_seed=2
+    )
+    per = ovr.average_precision()
+    hdi = ovr.interval()  # the fits' ci_prob, per class
+    assert hdi.attrs["ci_prob"] == 0.8 and hdi.sizes == {"class": 3, "ci_bound": 2}
+    ref = az.hdi(per, prob=0.8)
+    np.testing.assert_allclose(hdi.values, ref.values)
+    # per class, the same interval as that class's own posterior
+    one = ovr.posteriors[1].interval("roc_auc", ci_prob=0.9, ci_kind="eti")
+    np.testing.assert_allclose(
+        ovr.interval("roc_auc", ci_prob=0.9, ci_kind="eti").sel({"class": 1}).values, one.values
+    )
+    macro = ovr.interval(ovr.average_precision("macro"), ci_kind="eti")
+    np.testing.assert_allclose(
+        macro.values, np.quantile(ovr.average_precision("macro").values, [0.1, 0.9])
+    )
+    table = ovr.summary()
+    assert len(table) == 9 and table.index[0].startswith("average_precision")
+    np.testing.assert_allclose(
+        table["mean"].iloc[:3].values, per.mean(("chain", "draw")), atol=1e-3
+    )
+    with pytest.raises(ValueError, match="ci_kind"):
+        ovr.interval(ci_kind="median")
+
+
 @pytest.mark.parametrize("factor", [1e300, 1e-200])
 def test_parametric_fit_at_extreme_score_scales(factor):
     """Scores x1e300 or x1e-200 standardize without overflow or underflow: same AP draws."""
