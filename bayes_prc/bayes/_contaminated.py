@@ -59,6 +59,7 @@ from ._laplace import (
     adaptive_importance,
     fd_mode,
     fd_neg_hessian,
+    importance_summary,
     proposal_chol,
     systematic,
     t_draws,
@@ -192,7 +193,6 @@ def sample_contaminated_laplace(data, priors, *, draws, chains, rng, n_proposals
     neg_hess = fd_neg_hessian(log_post, mode)
     x, lw, khat, adaptations = adaptive_importance(rng, log_post, mode, neg_hess, m)
     w = np.exp(lw)
-    ess = float(1.0 / np.sum(w * w))
     smc = None
     if khat > KHAT_OK:  # the adapted proposal is still not close enough: temper to the posterior
         evals, evecs = np.linalg.eigh(0.5 * (neg_hess + neg_hess.T))
@@ -213,8 +213,14 @@ def sample_contaminated_laplace(data, priors, *, draws, chains, rng, n_proposals
         x, pick = xs, rng.permutation(n_part)[:total]
     else:
         pick = rng.permutation(systematic(rng, w, total))
-    n_distinct = int(np.unique(x[pick], axis=0).shape[0])
-    ess_used = ess if smc is None else smc["ess"]
+    importance = importance_summary(
+        khat,
+        lw,
+        x[pick],
+        ess_used=None if smc is None else smc["ess"],
+        adaptations=adaptations,
+        smc=smc,
+    )
     cut, mu, log_sigma, z0, z1, _ = _unpack(x[pick], counts.shape[1])
     return {
         "prevalence": rng.beta(priors.prevalence_alpha + n1, priors.prevalence_beta + n0, shape),
@@ -223,14 +229,7 @@ def sample_contaminated_laplace(data, priors, *, draws, chains, rng, n_proposals
         "eps_neg": special.expit(z0).reshape(shape),
         "eps_pos": special.expit(z1).reshape(shape),
         "cutpoints": cut.reshape(*shape, -1),
-        "importance": {
-            "khat": float(khat),
-            "ess": ess,
-            "n_distinct": n_distinct,
-            "ess_draws": min(ess_used, float(n_distinct)),
-            "adaptations": adaptations,
-            "smc": smc,
-        },
+        "importance": importance,
     }
 
 

@@ -69,7 +69,15 @@ from ..models import (
     NormalMixtureScoreModel,
 )
 from ._flexible_points import FlexibleOperatingPoints
-from ._laplace import fd_mode, fd_neg_hessian, psis, systematic, t_draws, tempered_smc
+from ._laplace import (
+    fd_mode,
+    fd_neg_hessian,
+    importance_summary,
+    psis,
+    systematic,
+    t_draws,
+    tempered_smc,
+)
 from ._ordinal import bin_log_probs
 from ._priors import _Priors
 
@@ -267,7 +275,6 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
     chol = np.linalg.cholesky(0.5 * (cov + cov.T))
     x, log_q, log_p, lw, khat = _importance(rng, mode, chol, m, counts, priors)
     w = np.exp(lw)
-    ess = float(1.0 / np.sum(w * w))
     smc = None
     if khat > _KHAT_WARN:  # the Laplace proposal is not close enough: temper to the posterior
         n_part = min(max(total, 2000), m)
@@ -294,10 +301,18 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
         x = xs
     else:
         pick = rng.permutation(systematic(rng, w, total))
-    n_distinct = int(np.unique(x[pick], axis=0).shape[0])
     # what the resampled draws are worth: the importance-sampling (or the SMC's last
     # reweighting) ESS, never more than the number of distinct draws
-    ess_draws = min(ess if smc is None else smc["ess"], float(n_distinct))
+    importance = importance_summary(
+        khat,
+        lw,
+        x[pick],
+        ess_used=None if smc is None else smc["ess"],
+        log_weights=lw,
+        n_proposals=m,
+        mode=mode,
+        smc=smc,
+    )
     cut, log_w, means, log_sds, _ = _unpack(x[pick], counts.shape[1], priors.n_components)
     prevalence = rng.beta(priors.prevalence_alpha + n1, priors.prevalence_beta + n0, shape)
     return {
@@ -306,16 +321,7 @@ def sample_flexible_laplace(data, priors, *, draws, chains, rng, n_proposals=Non
         "means": means.reshape(*shape, -1),
         "sds": np.exp(log_sds).reshape(*shape, -1),
         "cutpoints": cut.reshape(*shape, -1),
-        "importance": {
-            "khat": khat,
-            "ess": ess,
-            "log_weights": lw,
-            "n_distinct": n_distinct,
-            "ess_draws": ess_draws,
-            "n_proposals": m,
-            "mode": mode,
-            "smc": smc,
-        },
+        "importance": importance,
     }
 
 

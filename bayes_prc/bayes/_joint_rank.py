@@ -77,7 +77,7 @@ from scipy.special import ndtr
 
 from ..exceptions import ConvergenceWarning
 from ._bvn import bvn_cdf_grad, bvn_cdf_grid
-from ._laplace import KHAT_OK, adaptive_importance, systematic
+from ._laplace import KHAT_OK, adaptive_importance, importance_summary, systematic
 from ._ordinal import ordinal_categories
 from ._priors import _Priors
 from ._semiparametric import initial_cutpoints, starting_mu
@@ -436,16 +436,9 @@ def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
             named[one][swap], named[two][swap] = named[two][swap], named[one][swap]
     out = {k: v.reshape(*shape, *v.shape[1:]) for k, v in named.items()}
     out["prevalence"] = rng.beta(priors.prevalence_alpha + n1, priors.prevalence_beta + n0, shape)
-    ess, n_distinct = float(1.0 / np.sum(w * w)), int(np.unique(pick).size)
-    out["importance"] = {
-        "khat": float(khat),
-        "ess": ess,
-        "n_distinct": n_distinct,
-        "ess_draws": min(ess, float(n_distinct)),
-        "n_proposals": m,
-        "mode": mode,
-        "adaptations": adaptations,
-    }
+    out["importance"] = importance_summary(
+        khat, lw, x[pick], n_proposals=m, mode=mode, adaptations=adaptations
+    )
     return out
 
 

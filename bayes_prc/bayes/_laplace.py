@@ -17,6 +17,7 @@ __all__ = [
     "adaptive_importance",
     "fd_mode",
     "fd_neg_hessian",
+    "importance_summary",
     "proposal_chol",
     "psis",
     "systematic",
@@ -137,6 +138,43 @@ def adaptive_importance(rng, log_posterior, mode, neg_hess, size, max_adaptation
         cov = ((x - loc) * w[:, None]).T @ (x - loc) * 1.2
         chol = proposal_chol(cov)
         adaptations += 1
+
+
+def importance_summary(khat, lw, draws, *, ess_used=None, **extra):
+    """The ``importance`` record of a fast fit: what its resampled draws are worth.
+
+    Parameters
+    ----------
+    khat : float
+        Pareto k-hat of the importance weights.
+    lw : ndarray
+        The proposals' normalized log weights (:func:`psis`).
+    draws : ndarray of shape (total, D)
+        The resampled (unconstrained) draws.
+    ess_used : float, optional
+        The ESS of the weights the draws were taken with when that is not
+        ``log_weights`` (the tempered-SMC fallback's last reweighting).
+    **extra
+        Further entries (``n_proposals``, ``mode``, ``adaptations``, ``smc``, ...).
+
+    Returns
+    -------
+    dict
+        ``khat``, ``ess`` (Kish's ``1 / sum(w**2)`` of ``lw``), ``n_distinct``
+        (distinct draws), ``ess_draws`` (``min(ess_used or ess, n_distinct)``: the ESS the
+        summaries and diagnostics cap at) and ``extra``.
+    """
+    w = np.exp(lw)
+    ess = float(1.0 / np.sum(w * w))
+    n_distinct = int(np.unique(np.asarray(draws).reshape(len(draws), -1), axis=0).shape[0])
+    used = ess if ess_used is None else float(ess_used)
+    return {
+        "khat": float(khat),
+        "ess": ess,
+        "n_distinct": n_distinct,
+        "ess_draws": min(used, float(n_distinct)),
+        **extra,
+    }
 
 
 def _ess(log_w):  # Kish's effective sample size of unnormalized log weights

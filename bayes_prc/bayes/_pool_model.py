@@ -61,7 +61,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from ..exceptions import ConvergenceWarning
-from ._laplace import KHAT_OK, adaptive_importance, systematic
+from ._laplace import KHAT_OK, adaptive_importance, importance_summary, systematic
 from ._priors import _Priors
 
 __all__ = [
@@ -348,22 +348,14 @@ def sample_pool_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
         )
     w = np.exp(lw)
     pick = rng.permutation(systematic(rng, w, total))
-    ess = float(1.0 / np.sum(w * w))
-    n_distinct = int(np.unique(pick).size)
     alpha, log_slopes, floor = data.split(x[pick])
     return {
         "alpha": alpha.reshape(shape),
         "log_slopes": log_slopes.reshape(*shape, -1),
         "floor": floor.reshape(shape),
-        "importance": {
-            "khat": float(khat),
-            "ess": ess,
-            "n_distinct": n_distinct,
-            "ess_draws": min(ess, float(n_distinct)),
-            "n_proposals": m,
-            "mode": mode,
-            "adaptations": adaptations,
-        },
+        "importance": importance_summary(
+            khat, lw, x[pick], n_proposals=m, mode=mode, adaptations=adaptations
+        ),
     }
 
 
