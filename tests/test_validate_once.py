@@ -124,3 +124,60 @@ def test_public_call_validates_once(name, data):
         with count_calls(_validation.check_binary_target) as calls:
             CALLS[name](y, s)
     assert len(calls) == 1, f"{name} validated y_true {len(calls)} times"
+
+
+# ------------------------------------------------------------------ the pool workflow
+@pytest.fixture(scope="module")
+def pool():
+    rng = np.random.default_rng(11)
+    y = rng.random(20_000) < 0.03
+    s = rng.normal(size=y.size) + 2.0 * y
+    sel = bp.select_labels(s, 300, random_seed=1)
+    return s, sel, y[sel.indices]
+
+
+def test_pool_report_validates_the_pool_once(pool):
+    """compute_pool_report prepares the selection once: fit_pool, the design interval and
+    plan_labels' pilot reuse it (the pool's scores are checked once, not per call; each of
+    plan_labels' simulated selections is a new selection, checked once itself)."""
+    from bayes_prc._report._pool import compute_pool_report
+
+    s, sel, labels = pool
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with count_calls(_validation.check_pool_scores) as calls:
+            compute_pool_report(s, sel, labels, random_seed=0, plan=False, n_resamples=50)
+    assert len(calls) == 1
+
+
+def test_prepared_selection_gives_the_same_results(pool):
+    s, sel, labels = pool
+    prepared = bp.pool.prepare_selection(s, sel, labels)
+    assert bp.pool.prepare_selection(s, prepared, labels) is prepared
+    assert bp.pool.prepare_selection(None, prepared) is prepared
+    kw = {"n_replicates": 1, "draws": 50, "random_seed": 5}
+    plan_a = bp.pool.plan_labels(None, [600], pilot=(prepared, None), **kw)
+    plan_b = bp.pool.plan_labels(s, [600], pilot=(sel, labels), **kw)
+    assert plan_a.equals(plan_b)
+    with count_calls(_validation.check_pool_scores) as calls:
+        a = bp.pool.design_ap_interval(None, prepared, random_seed=3, n_resamples=200)
+        fa = bp.pool.fit_pool(None, prepared, draws=200, chains=1, random_seed=4)
+        ta = bp.pool.design_threshold_interval(None, prepared, None, 1.5, method="linearization")
+    assert len(calls) == 0  # nothing validated again
+    b = bp.pool.design_ap_interval(s, sel, labels, random_seed=3, n_resamples=200)
+    fb = bp.pool.fit_pool(s, sel, labels, draws=200, chains=1, random_seed=4)
+    tb = bp.pool.design_threshold_interval(s, sel, labels, 1.5, method="linearization")
+    assert (a.estimate, a.low, a.high) == (b.estimate, b.low, b.high)
+    assert (ta.estimate, ta.low, ta.high) == (tb.estimate, tb.low, tb.high)
+    np.testing.assert_array_equal(fa.average_precision().values, fb.average_precision().values)
+
+
+def test_prepared_selection_rejects_other_scores_or_labels(pool):
+    s, sel, labels = pool
+    prepared = bp.pool.prepare_selection(s, sel, labels)
+    with pytest.raises(ValueError, match="`y_score` must be None or the pool scores"):
+        bp.pool.fit_pool(s + 1.0, prepared)
+    with pytest.raises(ValueError, match="`y_labels` must be None or the labels"):
+        bp.pool.design_ap_interval(None, prepared, ~labels)
+    with pytest.raises(ValueError, match="`y_labels` is required"):
+        bp.pool.design_ap_interval(s, sel)

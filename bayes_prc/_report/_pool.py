@@ -34,25 +34,24 @@ def compute_pool_report(
     progressbar=None,
 ):
     """Every number of the pool report, as a dict (see :func:`pool_report`)."""
-    from .._core import check_selected_labels
     from ..bayes import fit_pool
-    from ..frequentist import design_ap_interval
+    from ..frequentist import design_ap_interval, prepare_selection
     from ..pool import budget_for_width, plan_labels
 
     rng = np.random.default_rng(random_seed)
-    y = check_selected_labels(y_labels, selection.indices.size)
+    prepared = prepare_selection(y_score, selection, y_labels)  # validated and sorted once
+    selection, y = prepared.selection, prepared.is_pos
     notes = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        post = fit_pool(y_score, selection, y, ci_prob=ci_prob, random_seed=rng)
+        post = fit_pool(None, prepared, ci_prob=ci_prob, random_seed=rng)
         ap = post.average_precision().values.reshape(-1)
         lo, hi = np.quantile(ap, [(1 - ci_prob) / 2, (1 + ci_prob) / 2])
         band = post.pr_band(np.linspace(0.01, 1.0, 100), ci_prob=ci_prob)
         try:
             design = design_ap_interval(
-                y_score,
-                selection,
-                y,
+                None,
+                prepared,
                 confidence_level=ci_prob,
                 n_resamples=n_resamples,
                 random_seed=rng,
@@ -64,9 +63,9 @@ def compute_pool_report(
         budgets = sorted({min(k * n, n_pool) for k in (2, 4, 8)} - {n})
         if plan and budgets:
             plan_df = plan_labels(
-                y_score,
+                prepared.score,
                 budgets,
-                pilot=(selection, y),
+                pilot=(prepared, None),
                 strategy=selection.strategy,
                 ci_prob=ci_prob,
                 n_replicates=plan_replicates,

@@ -28,7 +28,7 @@ import xarray as xr
 from scipy import special
 
 from .._core import check_choice, check_int, check_probability, check_random_state
-from ..frequentist import check_selection
+from ..frequentist import prepare_selection
 from ._common import DEFAULT_RECALL, check_unit_grid, simultaneous_band
 from ._idata import SAMPLE_DIMS
 from ._pool_model import (
@@ -387,7 +387,7 @@ class PoolPosterior(PosteriorDraws):
 def fit_pool(
     y_score,
     selection,
-    y_labels,
+    y_labels=None,
     *,
     method="laplace",
     priors=None,
@@ -426,8 +426,10 @@ def fit_pool(
     ----------
     y_score : array-like of shape (n_pool,)
         The pool's scores (those the selection was drawn from).
-    selection : LabelSelection
-        From :func:`bayes_prc.pool.select_labels` (any strategy).
+    selection : LabelSelection or ValidatedSelection
+        From :func:`bayes_prc.pool.select_labels` (any strategy), or prepared with its
+        scores and labels by :func:`bayes_prc.pool.prepare_selection` (then ``y_score``
+        and ``y_labels`` may be None and the pool is not validated again).
     y_labels : array-like of shape (len(selection.indices),)
         Labels of the selected items, aligned with ``selection.indices``.
     method : {"laplace", "nuts"}, default "laplace"
@@ -468,7 +470,8 @@ def fit_pool(
     >>> bool(0 <= iv[0] < iv[1] <= 1)
     True
     """
-    score, is_pos = check_selection(y_score, selection, y_labels)
+    prepared = prepare_selection(y_score, selection, y_labels)
+    score, is_pos, selection = prepared.score, prepared.is_pos, prepared.selection
     check_choice(method, "method", ("laplace", "nuts"))
     priors = PoolPriors.from_any(priors)
     draws, chains = check_int(draws, "draws"), check_int(chains, "chains")

@@ -37,6 +37,7 @@ from ._design_estimates import (
 )
 from ._design_estimates import design_ap_interval as design_ap_interval
 from ._design_estimates import design_threshold_interval as design_threshold_interval
+from ._design_estimates import prepare_selection as prepare_selection
 
 # the bootstrap engine: public path bayes_prc.bootstrap (`name as name`: importable here)
 from ._engine import average_precision_replicates as average_precision_replicates

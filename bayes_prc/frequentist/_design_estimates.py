@@ -23,6 +23,7 @@ __all__ = [
     "DesignInterval",
     "design_ap_interval",
     "design_threshold_interval",
+    "prepare_selection",
 ]
 
 #: Valid ``method`` values of the design-based intervals.
@@ -85,10 +86,20 @@ class ValidatedSelection:
         The selection drawn from these scores.
     y_labels : array-like of shape (n_selected,)
         Binary labels of the selected items, aligned with ``selection.indices``.
+    name : str, default "selection"
+        The parameter name error messages give the selection.
+
+    Attributes
+    ----------
+    score : ndarray of shape (n_pool,)
+        The pool's validated scores.
+    is_pos : ndarray of bool, shape (n_selected,)
+        The validated labels, aligned with ``selection.indices``.
     """
 
-    def __init__(self, y_score, selection, y_labels):
-        score, is_pos = check_selection(y_score, selection, y_labels)
+    def __init__(self, y_score, selection, y_labels, *, name="selection"):
+        score, is_pos = check_selection(y_score, selection, y_labels, name=name)
+        self.score, self.is_pos = score, is_pos
         s = score[selection.indices].astype(np.float64)
         order = np.argsort(-s, kind="stable")
         self.selection = selection
@@ -107,6 +118,10 @@ class ValidatedSelection:
         self.group_end, self.group_start = ends[gid], starts[gid]
         self.fpc = sampling_fractions(selection)
         self.n_pos = int(self.y.sum())
+
+    @property
+    def strategy(self):
+        return self.selection.strategy
 
     def ap(self, w):
         """Plug-in AP for weight rows ``w`` (..., n): ``sum_g P_g TP_g / N_g / P``."""
@@ -246,10 +261,70 @@ def _no_positive(quantity):
     )
 
 
+def prepare_selection(y_score, selection, y_labels=None):
+    """The pool, its selection and the labels, validated and sorted once.
+
+    Every pool function (:func:`design_ap_interval`, :func:`design_threshold_interval`,
+    :func:`bayes_prc.pool.fit_pool`, :func:`bayes_prc.pool.plan_labels`'s ``pilot``) takes
+    either a :class:`~._design.LabelSelection` with its pool scores and labels, which it
+    validates, or the :class:`ValidatedSelection` this function returns, which it uses as
+    is: a workflow that calls several of them validates the pool once.
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n_pool,) or None
+        The pool's scores; None, or the prepared object's own ``score``, when
+        ``selection`` is already a :class:`ValidatedSelection`.
+    selection : LabelSelection or ValidatedSelection
+    y_labels : array-like of shape (n_selected,) or None
+        The selected items' labels; None, or equal to the prepared ones, when
+        ``selection`` is a :class:`ValidatedSelection`.
+
+    Returns
+    -------
+    ValidatedSelection
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayes_prc.pool import design_ap_interval, prepare_selection, select_labels
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(20_000) < 0.02
+    >>> s = rng.normal(size=y.size) + 2.0 * y
+    >>> sel = select_labels(s, 300, random_seed=1)
+    >>> prepared = prepare_selection(s, sel, y[sel.indices])
+    >>> a = design_ap_interval(None, prepared, method="linearization")
+    >>> b = design_ap_interval(s, sel, y[sel.indices], method="linearization")
+    >>> a.estimate == b.estimate
+    True
+    """
+    if not isinstance(selection, ValidatedSelection):
+        if y_labels is None:
+            raise ValueError("`y_labels` is required with a LabelSelection")
+        return ValidatedSelection(y_score, selection, y_labels)
+    if y_score is not None and y_score is not selection.score:
+        score = np.asarray(y_score)
+        if score.shape != selection.score.shape or not np.array_equal(score, selection.score):
+            raise ValueError(
+                "`y_score` must be None or the pool scores of the prepared `selection` "
+                f"({selection.score.size} scores); got different scores"
+            )
+    if y_labels is not None and y_labels is not selection.is_pos:
+        labels = np.asarray(y_labels)
+        if labels.shape != selection.is_pos.shape or not np.array_equal(
+            labels.astype(bool), selection.is_pos
+        ):
+            raise ValueError(
+                "`y_labels` must be None or the labels of the prepared `selection`; "
+                "got different labels"
+            )
+    return selection
+
+
 def design_ap_interval(
     y_score,
     selection,
-    y_labels,
+    y_labels=None,
     *,
     confidence_level=0.95,
     method="bootstrap",
@@ -273,9 +348,11 @@ def design_ap_interval(
     ----------
     y_score : array-like of shape (n_pool,)
         The pool's scores (those the selection was drawn from).
-    selection : LabelSelection
+    selection : LabelSelection or ValidatedSelection
     y_labels : array-like of shape (len(selection.indices),)
-        Labels of the selected items, aligned with ``selection.indices``.
+        Labels of the selected items, aligned with ``selection.indices``. With a
+        prepared ``selection`` (:func:`prepare_selection`), ``y_score`` and ``y_labels``
+        may be None: the pool is then not validated again.
     confidence_level : float, default 0.95
     method : {"bootstrap", "linearization"}, default "bootstrap"
         ``"bootstrap"``: percentile interval of the rescaling bootstrap of Rao, Wu & Yue
@@ -313,7 +390,7 @@ def design_ap_interval(
     (True, 'bootstrap')
     """
     level, n_resamples = _check_interval_options(confidence_level, method, n_resamples)
-    d = ValidatedSelection(y_score, selection, y_labels)
+    d = prepare_selection(y_score, selection, y_labels)
     if d.n_pos == 0:
         raise _no_positive("average precision")
     estimate = float(d.ap(d.w))
@@ -386,7 +463,7 @@ def design_threshold_interval(
     thr = np.asarray(threshold, dtype=np.float64)
     if thr.ndim or not np.isfinite(thr):
         raise ValueError(f"`threshold` must be a finite number; got {threshold!r}")
-    d = ValidatedSelection(y_score, selection, y_labels)
+    d = prepare_selection(y_score, selection, y_labels)
     above, n_t = d.threshold_parts(float(thr))
     if metric == "precision" and n_t == 0:
         raise ValueError(f"`threshold` = {float(thr)!r} is above every pool score")

@@ -30,8 +30,10 @@ from ..frequentist import (
     SELECTION_STRATEGIES,
     DesignInterval,
     LabelSelection,
+    ValidatedSelection,
     design_ap_interval,
     design_threshold_interval,
+    prepare_selection,
     select_labels,
 )
 from ._compare import PoolComparison, compare_on_selection, compare_pool
@@ -52,6 +54,8 @@ __all__ = [
     "fit_pool",
     "plan_labels",
     "select_labels",
+    "prepare_selection",
+    "ValidatedSelection",
     # helper of bayes_prc.paired
     "compare_on_selection",
 ]

@@ -40,7 +40,12 @@ from .._core import (
 from ..bayes import calibration_basis, fit_pool, pool_normal_scores
 from ..empirical import average_precision_score
 from ..exceptions import ConvergenceWarning
-from ..frequentist import SELECTION_STRATEGIES, check_selection, select_labels
+from ..frequentist import (
+    SELECTION_STRATEGIES,
+    ValidatedSelection,
+    prepare_selection,
+    select_labels,
+)
 
 __all__ = ["plan_labels"]
 
@@ -67,8 +72,9 @@ def _check_pilot(pilot, score):
             f"of its items; got {type(pilot).__name__}"
         )
     selection, y_labels = pilot
-    _, is_pos = check_selection(score, selection, y_labels, name="pilot[0]")
-    return selection, is_pos.astype(bool)
+    if isinstance(selection, ValidatedSelection):
+        return prepare_selection(score, selection, y_labels)
+    return ValidatedSelection(score, selection, y_labels, name="pilot[0]")
 
 
 def _assumed_logit(score, prevalence, separation):
@@ -183,8 +189,9 @@ def plan_labels(
         deduplicated.
     pilot : tuple (LabelSelection, array-like), optional
         A labelled selection already made: ``(selection, y_labels)`` with the labels of
-        ``selection.indices``. Without it the pool is assumed binormal (``prevalence``,
-        ``separation``) and no label is paid for yet.
+        ``selection.indices``, or ``(prepared, None)`` with a selection prepared by
+        :func:`~bayes_prc.pool.prepare_selection`. Without it the pool is assumed
+        binormal (``prevalence``, ``separation``) and no label is paid for yet.
     strategy : {"stratified", "random", "importance"}, default "stratified"
         Strategy of the fresh selections (and of the extension, which is only simulated
         when the pilot has this strategy).
@@ -256,7 +263,11 @@ def plan_labels(
     """
     import pandas as pd
 
-    score = check_pool_scores(y_score)
+    prepared = pilot[0] if isinstance(pilot, tuple | list) and pilot else None
+    if isinstance(prepared, ValidatedSelection) and (y_score is None or y_score is prepared.score):
+        score = prepared.score  # validated when the pilot was prepared
+    else:
+        score = check_pool_scores(y_score)
     n_pool = score.shape[0]
     check_choice(strategy, "strategy", SELECTION_STRATEGIES)
     level = check_probability(ci_prob, "ci_prob")
@@ -269,7 +280,8 @@ def plan_labels(
     if sep.ndim or not np.isfinite(sep) or sep < 0:
         raise ValueError(f"`separation` must be a finite number >= 0; got {separation!r}")
     if pilot is not None:
-        sel0, y0 = _check_pilot(pilot, score)
+        prepared = _check_pilot(pilot, score)
+        sel0, y0 = prepared.selection, prepared.is_pos.astype(bool)
         n_pilot = int(sel0.indices.size)
         extend = (
             sel0.strategy == strategy
@@ -277,7 +289,7 @@ def plan_labels(
             and sel0._stratum_edges is not None
         )
         budgets = _check_budgets(budgets, n_pilot if extend else 1, n_pool)
-        post = fit_pool(score, sel0, y0, draws=1000, chains=1, ci_prob=level, random_seed=rng)
+        post = fit_pool(None, prepared, draws=1000, chains=1, ci_prob=level, random_seed=rng)
         alpha = post.idata["posterior"]["alpha"].values.reshape(-1)
         log_slopes = post.idata["posterior"]["log_slopes"].values
         slopes = np.exp(log_slopes.reshape(alpha.size, -1))
