@@ -64,8 +64,17 @@ def main():
         y, s = data[n]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return bp.fit_binormal(y, s, model="parametric", method="nuts", draws=1000,
-                                   chains=4, cores=1, random_seed=1, progressbar=False)  # fmt: skip
+            return bp.fit_binormal(
+                y,
+                s,
+                model="parametric",
+                method="nuts",
+                draws=1000,
+                chains=4,
+                cores=1,
+                random_seed=1,
+                progressbar=False,
+            )
 
     nuts(1_000)  # warm-up: compilation
     t_small, _ = _timed(lambda: nuts(1_000))
@@ -85,8 +94,9 @@ def main():
     def semi(method):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            post = bp.fit_binormal(y, s, method=method, draws=1000, chains=4, cores=1,
-                                   random_seed=1, progressbar=False)  # fmt: skip
+            post = bp.fit_binormal(
+                y, s, method=method, draws=1000, chains=4, cores=1, random_seed=1, progressbar=False
+            )
             return post.average_precision()
 
     semi("nuts")  # warm-up: compilation
@@ -110,8 +120,7 @@ def main():
 # ------------------------------------------------------------------------------------
 # cold and warm NUTS fits, one fresh process per kind
 # ------------------------------------------------------------------------------------
-KINDS = ("parametric", "semiparametric", "paired", "score:binormal", "score:bi_t",
-         "score:mixture")  # fmt: skip
+KINDS = ("parametric", "semiparametric", "paired", "score:binormal", "score:bi_t", "score:mixture")
 
 
 def _data(seed, n=1_000, n_pos=100):
@@ -159,13 +168,19 @@ def cold_warm_table(kinds=KINDS):
     print("\nNUTS fits at n = 1e3, fresh process per kind (wall s / CPU s)")
     print(f"{'kind':16s} {'sampler':16s} {'cold':>14s} {'warm':>14s} {'cold/warm':>9s}")
     for kind in kinds:
-        res = subprocess.run([sys.executable, __file__, "--cold-warm", kind],
-                             capture_output=True, text=True, check=True)  # fmt: skip
+        res = subprocess.run(
+            [sys.executable, __file__, "--cold-warm", kind],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         r = json.loads(res.stdout.strip().splitlines()[-1])
         cold = f"{r['cold']:6.1f} /{r['cold_cpu']:6.1f}"
         warm = f"{r['warm']:6.1f} /{r['warm_cpu']:6.1f}"
-        print(f"{kind:16s} {r['sampler']:16s} {cold:>14s} {warm:>14s} "
-              f"{r['cold'] / r['warm']:9.1f}", flush=True)  # fmt: skip
+        print(
+            f"{kind:16s} {r['sampler']:16s} {cold:>14s} {warm:>14s} {r['cold'] / r['warm']:9.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

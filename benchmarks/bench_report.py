@@ -48,9 +48,22 @@ def _write_data(n, path, seed):
 
 def _run_report(data, out, dask):
     cmd = [
-        sys.executable, "-m", "bayes_prc.cli", "report", str(data), "--score", "s",
-        "--label", "y", "-o", str(out), "--force", "--no-progress", "--seed", "0",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "bayes_prc.cli",
+        "report",
+        str(data),
+        "--score",
+        "s",
+        "--label",
+        "y",
+        "-o",
+        str(out),
+        "--force",
+        "--no-progress",
+        "--seed",
+        "0",
+    ]
     if dask:
         cmd.append("--dask")
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

@@ -89,8 +89,9 @@ def simulate_one(name, n, data_seed, method_seed, ci_prob, n_resamples, methods)
     return rows, summary
 
 
-def run_study(names, n, n_rep, *, ci_prob=0.9, n_resamples=500, seed=0, methods=None,
-              workers=2, progress=True):  # fmt: skip
+def run_study(
+    names, n, n_rep, *, ci_prob=0.9, n_resamples=500, seed=0, methods=None, workers=2, progress=True
+):
     """Run every (population, replicate); returns (rows, summaries) as lists of dicts."""
     methods = tuple(DEFAULT_METHODS if methods is None else methods)
     root = np.random.SeedSequence(seed)
@@ -203,13 +204,15 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=200, help="items per data set")
     parser.add_argument("--n-rep", type=int, default=200, help="data sets per population")
-    parser.add_argument("--populations", nargs="+", default=list(POPULATIONS),
-                        choices=list(POPULATIONS))  # fmt: skip
+    parser.add_argument(
+        "--populations", nargs="+", default=list(POPULATIONS), choices=list(POPULATIONS)
+    )
     parser.add_argument("--ci-prob", type=float, default=0.9)
     parser.add_argument("--n-resamples", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--methods", nargs="+", default=list(DEFAULT_METHODS),
-                        choices=list(AP_COMPARISON_METHODS))  # fmt: skip
+    parser.add_argument(
+        "--methods", nargs="+", default=list(DEFAULT_METHODS), choices=list(AP_COMPARISON_METHODS)
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes (1: sequential)")
     parser.add_argument("--out", help="CSV of every (data set, method) row")
     args = parser.parse_args(argv)

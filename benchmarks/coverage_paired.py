@@ -58,17 +58,20 @@ METHODS = ("bayes", "bootstrap", "bayesian_bootstrap")
 
 #: per population: mu (pos), sd (pos), rho (neg, pos), hard-negative share for A, maps
 POPULATIONS = {
-    "near_tie": dict(mu=(1.50, 1.55), sd=(1.0, 1.0), rho=(0.85, 0.80), hard=0.0,
-                     maps=("gbm", "gbm")),
-    "clearly_better": dict(mu=(1.0, 1.5), sd=(1.0, 1.0), rho=(0.7, 0.7), hard=0.0,
-                           maps=("gbm", "gbm")),
-    "clearly_better_r05": dict(mu=(1.0, 1.5), sd=(1.0, 1.0), rho=(0.5, 0.5), hard=0.0,
-                               maps=("gbm", "gbm")),
-    "skewed": dict(mu=(1.3, 1.2), sd=(1.4, 0.8), rho=(0.6, 0.5), hard=0.0,
-                   maps=("gamma", "exp")),
-    "hard_negatives": dict(mu=(1.8, 1.4), sd=(1.0, 1.0), rho=(0.85, 0.80), hard=0.1,
-                           maps=("gbm", "gbm")),
-}  # fmt: skip
+    "near_tie": dict(
+        mu=(1.50, 1.55), sd=(1.0, 1.0), rho=(0.85, 0.80), hard=0.0, maps=("gbm", "gbm")
+    ),
+    "clearly_better": dict(
+        mu=(1.0, 1.5), sd=(1.0, 1.0), rho=(0.7, 0.7), hard=0.0, maps=("gbm", "gbm")
+    ),
+    "clearly_better_r05": dict(
+        mu=(1.0, 1.5), sd=(1.0, 1.0), rho=(0.5, 0.5), hard=0.0, maps=("gbm", "gbm")
+    ),
+    "skewed": dict(mu=(1.3, 1.2), sd=(1.4, 0.8), rho=(0.6, 0.5), hard=0.0, maps=("gamma", "exp")),
+    "hard_negatives": dict(
+        mu=(1.8, 1.4), sd=(1.0, 1.0), rho=(0.85, 0.80), hard=0.1, maps=("gbm", "gbm")
+    ),
+}
 
 
 def _map(name, t):
@@ -95,8 +98,9 @@ def sample(pop, n, rng):
     y = (rng.random(n) < PREVALENCE).astype(np.int64)
     y[:3], y[3:6] = 1, 0
     lat = np.empty((n, 2))
-    for cls, (m, s, r) in enumerate((((0, 0), (1, 1), pop["rho"][0]),
-                                     (pop["mu"], pop["sd"], pop["rho"][1]))):  # fmt: skip
+    for cls, (m, s, r) in enumerate(
+        (((0, 0), (1, 1), pop["rho"][0]), (pop["mu"], pop["sd"], pop["rho"][1]))
+    ):
         idx = y == cls
         cov = [[s[0] ** 2, r * s[0] * s[1]], [r * s[0] * s[1], s[1] ** 2]]
         lat[idx] = rng.multivariate_normal(m, cov, int(idx.sum()))
@@ -117,12 +121,12 @@ def one(name, n, seed, n_resamples):
         t0 = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            r = compare_classifiers(y, a, b, method=method, ci_prob=0.9,
-                                    n_resamples=n_resamples, random_seed=rng)  # fmt: skip
+            r = compare_classifiers(
+                y, a, b, method=method, ci_prob=0.9, n_resamples=n_resamples, random_seed=rng
+            )
         check = r.fit_check.passed if r.fit_check is not None else np.nan
         khat = r.diagnostics["khat"] if method == "bayes" else np.nan
-        rows.append((method, r.low, r.high, r.prob_b_better, check, khat,
-                     time.perf_counter() - t0))  # fmt: skip
+        rows.append((method, r.low, r.high, r.prob_b_better, check, khat, time.perf_counter() - t0))
     return name, rows
 
 
@@ -137,8 +141,11 @@ def main(argv=None):
     args = p.parse_args(argv)
     truth = {k: (true_ap(POPULATIONS[k], 0), true_ap(POPULATIONS[k], 1)) for k in args.populations}
     seeds = np.random.SeedSequence(args.seed).spawn(len(args.populations) * args.n_rep)
-    jobs = [(k, args.n, seeds[i * args.n_rep + r], args.n_resamples)
-            for i, k in enumerate(args.populations) for r in range(args.n_rep)]  # fmt: skip
+    jobs = [
+        (k, args.n, seeds[i * args.n_rep + r], args.n_resamples)
+        for i, k in enumerate(args.populations)
+        for r in range(args.n_rep)
+    ]
     results = {k: [] for k in args.populations}
     t0 = time.time()
     if args.workers > 1:
@@ -172,12 +179,15 @@ def main(argv=None):
                 return np.sqrt(p * (1 - p) / r)
 
             width = high - low
-            extra = (f"{np.mean(check):.2f} | {np.mean(khat > 0.7):.2f}" if method == "bayes"
-                     else " | ")  # fmt: skip
-            print(f"| {k} | {ap_a:.4f} | {ap_b:.4f} | {diff:+.4f} | {method} | "
-                  f"{cov:.3f} +- {se(cov):.3f} | {width.mean():.4f} +- "
-                  f"{width.std(ddof=1) / np.sqrt(r):.4f} | {call:.3f} +- {se(call):.3f} | "
-                  f"{extra} | {secs.mean():.2f} |")  # fmt: skip
+            extra = (
+                f"{np.mean(check):.2f} | {np.mean(khat > 0.7):.2f}" if method == "bayes" else " | "
+            )
+            print(
+                f"| {k} | {ap_a:.4f} | {ap_b:.4f} | {diff:+.4f} | {method} | "
+                f"{cov:.3f} +- {se(cov):.3f} | {width.mean():.4f} +- "
+                f"{width.std(ddof=1) / np.sqrt(r):.4f} | {call:.3f} +- {se(call):.3f} | "
+                f"{extra} | {secs.mean():.2f} |"
+            )
 
 
 if __name__ == "__main__":

@@ -117,8 +117,9 @@ def _ap_interval(labels, scores, method, seed):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            res = bp.ap_interval(labels, scores, method=method, confidence_level=0.9,
-                                 random_seed=seed)  # fmt: skip
+            res = bp.ap_interval(
+                labels, scores, method=method, confidence_level=0.9, random_seed=seed
+            )
     except ValueError:
         return 0.0, 1.0
     if not (np.isfinite(res.low) and np.isfinite(res.high)):
@@ -176,8 +177,9 @@ def study(name, selections, budget=400, seed=0, methods=ALL_METHODS, priors=None
 def table(results):
     lines = [f"{'population':26s} {'method':28s} {'cover':>6s} {'width':>7s} {'ratio':>6s}"]
     for name, (target, res) in results.items():
-        random_ok = [w for m, (c, w) in res.items() if "random" in m or "ap_interval" in m
-                     if c >= 0.83]  # fmt: skip
+        random_ok = [
+            w for m, (c, w) in res.items() if "random" in m or "ap_interval" in m if c >= 0.83
+        ]
         best = min(random_ok) if random_ok else float("nan")
         lines.append(f"{name} (pool AP {target:.4f})")
         for m, (c, w) in res.items():

@@ -48,8 +48,9 @@ def study(seed, selections, prevalence, budget, n_pool):
     hits, widths, bayes_hits = [], [], []
     for r in range(selections):
         sel = bp.select_labels(mean_rank, budget, random_seed=1000 * seed + r)
-        res = bp.compare_classifiers(y[sel.indices], a, b, selection=sel, ci_prob=0.9,
-                                     n_resamples=1000, random_seed=r)  # fmt: skip
+        res = bp.compare_classifiers(
+            y[sel.indices], a, b, selection=sel, ci_prob=0.9, n_resamples=1000, random_seed=r
+        )
         hits.append(res.low <= target <= res.high)
         widths.append(res.high - res.low)
         lo, hi = np.quantile(res.difference_draws, [0.05, 0.95])
@@ -65,10 +66,13 @@ def main(argv=None):
     parser.add_argument("--budget", type=int, default=300)
     parser.add_argument("--n-pool", type=int, default=20_000)
     args = parser.parse_args(argv)
-    target, cover, width, bayes = study(args.seed, args.selections, args.prevalence,
-                                        args.budget, args.n_pool)  # fmt: skip
-    print(f"{args.n_pool:<7d} {args.prevalence:<10g} {args.budget:<6d} {args.selections:<11d} "
-          f"{target:.4f}  {cover:.3f}            {width:.3f}  {bayes:.3f}")  # fmt: skip
+    target, cover, width, bayes = study(
+        args.seed, args.selections, args.prevalence, args.budget, args.n_pool
+    )
+    print(
+        f"{args.n_pool:<7d} {args.prevalence:<10g} {args.budget:<6d} {args.selections:<11d} "
+        f"{target:.4f}  {cover:.3f}            {width:.3f}  {bayes:.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -308,13 +308,29 @@ def tests_section(rng, reps, n_resamples):
                 warnings.simplefilter("ignore")
                 d = bp.compare_classifiers(y, a, b, metric="roc_auc", method="delong")
                 pa = bp.compare_classifiers(
-                    y, a, b, metric="roc_auc", method="permutation", n_resamples=n_resamples,
-                    random_seed=rng, progressbar=False,
-                )  # fmt: skip
-                pp = None if gen is not exchangeable else bp.compare_classifiers(
-                    y, a, b, metric="average_precision", method="permutation",
-                    n_resamples=n_resamples, random_seed=rng, progressbar=False,
-                )  # fmt: skip
+                    y,
+                    a,
+                    b,
+                    metric="roc_auc",
+                    method="permutation",
+                    n_resamples=n_resamples,
+                    random_seed=rng,
+                    progressbar=False,
+                )
+                pp = (
+                    None
+                    if gen is not exchangeable
+                    else bp.compare_classifiers(
+                        y,
+                        a,
+                        b,
+                        metric="average_precision",
+                        method="permutation",
+                        n_resamples=n_resamples,
+                        random_seed=rng,
+                        progressbar=False,
+                    )
+                )
             rej["DeLong (AUC)"].append(d.p_value < 0.05)
             rej["permutation (AUC)"].append(pa.p_value < 0.05)
             if gen is exchangeable:  # equal AP and equal error rates only here

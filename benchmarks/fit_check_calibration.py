@@ -123,8 +123,11 @@ def main():
             fail, se, inc, r = _rates(grades)
             worst = max(worst, fail if r >= 50 else 0.0)
             kind = f"{transform}{', ties' if ties else ''}"
-            print(f"| {n} | {prev:g} | {a:g} | {b:g} | {kind} | {fail:.3f} | {se:.3f} "
-                  f"| {inc:.2f} | {r} |", flush=True)  # fmt: skip
+            print(
+                f"| {n} | {prev:g} | {a:g} | {b:g} | {kind} | {fail:.3f} | {se:.3f} "
+                f"| {inc:.2f} | {r} |",
+                flush=True,
+            )
         print(f"\nlargest false-alarm rate over cells with >= 50 tested data sets: {worst:.3f}")
         print("\n## Power of the rank-based check (prevalence 0.2)\n")
         print("| population | n | fails | MC se | inconclusive |")

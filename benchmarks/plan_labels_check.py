@@ -104,27 +104,32 @@ def _mean_se(widths):
 def fresh_width(y, s, budget, selections, seed):
     """Mean (and standard error) of the width over fresh stratified selections."""
     return _mean_se(
-        [_fit_width(y, s, bp.select_labels(s, budget, random_seed=10_000 * seed + r), r)
-         for r in range(selections)]
-    )  # fmt: skip
+        [
+            _fit_width(y, s, bp.select_labels(s, budget, random_seed=10_000 * seed + r), r)
+            for r in range(selections)
+        ]
+    )
 
 
 def extended_width(y, s, sel, budget, extensions):
     """Mean (and standard error) of the width over next_batch extensions of the pilot."""
     y0 = y[sel.indices]
     return _mean_se(
-        [_fit_width(y, s, sel.next_batch(y0, budget - sel.indices.size, random_seed=r), r)
-         for r in range(extensions)]
-    )  # fmt: skip
+        [
+            _fit_width(y, s, sel.next_batch(y0, budget - sel.indices.size, random_seed=r), r)
+            for r in range(extensions)
+        ]
+    )
 
 
 def predicted_width(y, s, sel, budget, seed, n_replicates=None):
     extra = {} if n_replicates is None else {"n_replicates": n_replicates}
-    plan = bp.plan_labels(s, [budget], pilot=(sel, y[sel.indices]), random_seed=seed,
-                          **extra)  # fmt: skip
+    plan = bp.plan_labels(s, [budget], pilot=(sel, y[sel.indices]), random_seed=seed, **extra)
     row = plan.loc[budget]
-    return tuple(float(row[c]) for c in ("ap_width", "ap_width_se", "ap_width_extended",
-                                         "ap_width_extended_se"))  # fmt: skip
+    return tuple(
+        float(row[c])
+        for c in ("ap_width", "ap_width_se", "ap_width_extended", "ap_width_extended_se")
+    )
 
 
 def main(argv=None):
@@ -143,8 +148,10 @@ def main(argv=None):
         help="plan_labels n_replicates (default: plan_labels' default)",
     )
     args = parser.parse_args(argv)
-    print(f"{'population':13s} {'pool AP':>7s} {'fresh':>13s} {'pilot':>5s} {'pred':>13s} "
-          f"{'ratio':>5s} {'pred_ext':>13s} {'ext':>13s} {'ratio_ext':>9s}")  # fmt: skip
+    print(
+        f"{'population':13s} {'pool AP':>7s} {'fresh':>13s} {'pilot':>5s} {'pred':>13s} "
+        f"{'ratio':>5s} {'pred_ext':>13s} {'ext':>13s} {'ratio_ext':>9s}"
+    )
     ratios, ratios_ext = [], []
     for name in args.populations:
         t0 = time.perf_counter()
@@ -157,15 +164,19 @@ def main(argv=None):
             e, e_se = extended_width(y, s, sel, args.budget, args.extensions)
             ratios.append(w / m)
             ratios_ext.append(we / e)
-            print(f"{name:13s} {ap:7.4f} {m:.4f}+-{m_se:.4f} {p:5d} {w:.4f}+-{w_se:.4f} "
-                  f"{w / m:5.2f} {we:.4f}+-{we_se:.4f} {e:.4f}+-{e_se:.4f} {we / e:9.2f}",
-                  flush=True)  # fmt: skip
+            print(
+                f"{name:13s} {ap:7.4f} {m:.4f}+-{m_se:.4f} {p:5d} {w:.4f}+-{w_se:.4f} "
+                f"{w / m:5.2f} {we:.4f}+-{we_se:.4f} {e:.4f}+-{e_se:.4f} {we / e:9.2f}",
+                flush=True,
+            )
         print(f"# {name}: {time.perf_counter() - t0:.0f} s", flush=True)
     r, re_ = np.asarray(ratios), np.asarray(ratios_ext)
-    print(f"# pred / fresh: {r.min():.2f}-{r.max():.2f} (mean {r.mean():.2f}; within 25%: "
-          f"{np.sum(np.abs(r - 1) <= 0.25)} of {r.size}); pred_ext / ext: "
-          f"{re_.min():.2f}-{re_.max():.2f} (mean {re_.mean():.2f}; within 25%: "
-          f"{np.sum(np.abs(re_ - 1) <= 0.25)} of {re_.size})")  # fmt: skip
+    print(
+        f"# pred / fresh: {r.min():.2f}-{r.max():.2f} (mean {r.mean():.2f}; within 25%: "
+        f"{np.sum(np.abs(r - 1) <= 0.25)} of {r.size}); pred_ext / ext: "
+        f"{re_.min():.2f}-{re_.max():.2f} (mean {re_.mean():.2f}; within 25%: "
+        f"{np.sum(np.abs(re_ - 1) <= 0.25)} of {re_.size})"
+    )
 
 
 if __name__ == "__main__":

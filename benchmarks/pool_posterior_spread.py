@@ -77,15 +77,17 @@ def spread(name, seed, selections, budget=400):
         rows.append((ap.mean(), ap.std(), n.mean(), n.std(), np.corrcoef(ap, n)[0, 1]))
     v = np.array(rows)
     rmse = np.sqrt(np.mean((v[:, 0] - target) ** 2))
-    return "\n".join([
-        f"{name} (pool AP {target:.4f}, P {int(y.sum())}, {below} below rank 20000)",
-        f"  AP: posterior sd {v[:, 1].mean():.4f}, sd of posterior mean {v[:, 0].std():.4f}, "
-        f"RMSE {rmse:.4f}",
-        f"  P:  posterior sd {v[:, 3].mean():.0f}, sd of posterior mean {v[:, 2].std():.0f}, "
-        f"mean of posterior mean {v[:, 2].mean():.0f}",
-        f"  posterior corr(AP, P) {v[:, 4].mean():.2f}; AP bias (mean posterior mean - pool "
-        f"AP) {v[:, 0].mean() - target:+.4f}",
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            f"{name} (pool AP {target:.4f}, P {int(y.sum())}, {below} below rank 20000)",
+            f"  AP: posterior sd {v[:, 1].mean():.4f}, sd of posterior mean {v[:, 0].std():.4f}, "
+            f"RMSE {rmse:.4f}",
+            f"  P:  posterior sd {v[:, 3].mean():.0f}, sd of posterior mean {v[:, 2].std():.0f}, "
+            f"mean of posterior mean {v[:, 2].mean():.0f}",
+            f"  posterior corr(AP, P) {v[:, 4].mean():.2f}; AP bias (mean posterior mean - pool "
+            f"AP) {v[:, 0].mean() - target:+.4f}",
+        ]
+    )
 
 
 def main(argv=None):

@@ -172,6 +172,19 @@ def test_no_import_cycle():
     assert not cycles, f"import cycles: {cycles}"
 
 
+def test_no_formatter_opt_out():
+    """The size limit is soft and no line layout is forced: no formatter opt-out comment."""
+    repo = ROOT.parent
+    hits = [
+        f"{path.relative_to(repo)}:{i}"
+        for folder in ("bayes_prc", "tests", "benchmarks", "examples")
+        for path in sorted((repo / folder).rglob("*.py"))
+        for i, line in enumerate(path.read_text().splitlines(), 1)
+        if "# fmt: " + "skip" in line or "# fmt: " + "off" in line
+    ]
+    assert not hits, hits
+
+
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_module_size(module):
     """A soft limit: a module past MAX_LINES is worth a second look (a warning, not a failure)."""

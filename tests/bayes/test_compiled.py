@@ -119,10 +119,18 @@ def test_score_model_new_n_reuses_the_model_and_keeps_no_data(sampler):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             fit = fit_score_model(
-                "binormal", is_pos, s, draws=300, chains=2, tune=300, cores=1,
-                target_accept=0.9, random_seed=[int(v) for v in rng.integers(2**31, size=2)],
-                progressbar=False, ci_prob=0.94,
-            )  # fmt: skip
+                "binormal",
+                is_pos,
+                s,
+                draws=300,
+                chains=2,
+                tune=300,
+                cores=1,
+                target_accept=0.9,
+                random_seed=[int(v) for v in rng.integers(2**31, size=2)],
+                progressbar=False,
+                ci_prob=0.94,
+            )
         assert _compiled.cache_info()["keys"] == [("score model", "binormal")]
         post = fit.idata["posterior"]
         z = (s - fit.location) / fit.scale

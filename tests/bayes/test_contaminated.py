@@ -173,12 +173,14 @@ def test_rank_invariance_and_seed(noisy, fit):
     import bayes_prc as bp
 
     y, s = noisy
-    other = bp.fit_binormal(y, np.exp(3 * s), model="contaminated", random_seed=0, draws=500,
-                            chains=2)  # fmt: skip
+    other = bp.fit_binormal(
+        y, np.exp(3 * s), model="contaminated", random_seed=0, draws=500, chains=2
+    )
     np.testing.assert_array_equal(other.average_precision(), fit.average_precision())
     again = bp.fit_binormal(y, s, model="contaminated", random_seed=0, draws=500, chains=2)
-    np.testing.assert_array_equal(again.idata["posterior"]["eps_neg"],
-                                  fit.idata["posterior"]["eps_neg"])  # fmt: skip
+    np.testing.assert_array_equal(
+        again.idata["posterior"]["eps_neg"], fit.idata["posterior"]["eps_neg"]
+    )
 
 
 def test_the_ceiling_follows_label_noise(noisy):

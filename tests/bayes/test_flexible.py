@@ -153,8 +153,9 @@ def test_two_components_against_brute_force():
             assert got == 1.0 and np.isneginf(thr)
         else:  # the exact crossing: brentq between the grid points around it
             k = int(np.argmax(ok))
-            root = optimize.brentq(lambda x, p=p: float(TWO.precision(x)) - p, t[k - 1], t[k],
-                                   xtol=1e-14)  # fmt: skip
+            root = optimize.brentq(
+                lambda x, p=p: float(TWO.precision(x)) - p, t[k - 1], t[k], xtol=1e-14
+            )
             assert abs(thr - root) < 1e-9
             assert abs(got - float(TWO.recall(root))) < 1e-9
             assert float(TWO.precision(thr)) >= p - 1e-12
@@ -166,8 +167,9 @@ def test_two_components_against_brute_force():
     assert f[k] - 1e-12 <= float(best.fbeta) <= f[k] + 1e-8
     res = optimize.minimize_scalar(
         lambda x: -float(2 / (1 / TWO.precision(x) + 1 / TWO.recall(x))),
-        bracket=(t[k - 50], t[k], t[k + 50]), tol=1e-12,
-    )  # fmt: skip
+        bracket=(t[k - 50], t[k], t[k + 50]),
+        tol=1e-12,
+    )
     assert abs(float(best.fbeta) + res.fun) < 1e-12
     assert abs(float(best.threshold) - res.x) < 1e-5
     assert abs(float(best.recall) - float(TWO.recall(best.threshold))) < 1e-15
@@ -196,8 +198,9 @@ def test_predictive_curves_ap_matches_the_model():
     # Tolerance: 4 Monte Carlo standard errors of the mean (sd / sqrt(curves), measured
     # sd ~0.025 at n = 2000 and ~0.0023 at n = 200000) plus the binned curves' bias
     # (scores tied in 2000 bins, < 3e-4); measured differences 0.0018 and 0.0002.
-    model = FlexibleROCModel(np.tile(TWO.weight_pos, (1, 4, 1)), TWO.mu_pos, TWO.sigma_pos,
-                             np.full((1, 4), 0.2))  # fmt: skip
+    model = FlexibleROCModel(
+        np.tile(TWO.weight_pos, (1, 4, 1)), TWO.mu_pos, TWO.sigma_pos, np.full((1, 4), 0.2)
+    )
     ap = float(TWO.average_precision())
     for n_test, n_curves, bias in ((2000, 200, 0.0), (200_000, 100, 3e-4)):
         pc = summaries.predictive_curves(model, n_test, n_curves, 1, None)

@@ -115,8 +115,10 @@ def test_log_posterior_gradient_matches_finite_differences(rng):
     assert value[0] == pytest.approx(joint_log_posterior(theta, counts, priors)[0], abs=1e-9)
     e = 1e-6
     eye = np.eye(theta.size) * e
-    fd = (joint_log_posterior(theta + eye, counts, priors)
-          - joint_log_posterior(theta - eye, counts, priors)) / (2 * e)  # fmt: skip
+    fd = (
+        joint_log_posterior(theta + eye, counts, priors)
+        - joint_log_posterior(theta - eye, counts, priors)
+    ) / (2 * e)
     np.testing.assert_allclose(grad[0], fd, rtol=1e-5, atol=1e-5)
 
 
@@ -149,13 +151,32 @@ def test_draws_are_the_binormal_ap_of_each_classifier(rng):
     """The fit's AP draws are :class:`Binormal`'s AP of the sampler's draws (same seed)."""
     y, a, b = simulate(rng, n=200)
     is_pos = y.astype(bool)
-    fit = fit_joint_rank_posterior(is_pos, a, b, priors=None, bayes_method="exact", draws=50,
-                                   chains=1, rng=np.random.default_rng(4), recall=0.4)  # fmt: skip
-    out = sample_joint_laplace(joint_categories(is_pos, a, b), JointRankPriors(), draws=50,
-                               chains=1, rng=np.random.default_rng(4))  # fmt: skip
+    fit = fit_joint_rank_posterior(
+        is_pos,
+        a,
+        b,
+        priors=None,
+        bayes_method="exact",
+        draws=50,
+        chains=1,
+        rng=np.random.default_rng(4),
+        recall=0.4,
+    )
+    out = sample_joint_laplace(
+        joint_categories(is_pos, a, b),
+        JointRankPriors(),
+        draws=50,
+        chains=1,
+        rng=np.random.default_rng(4),
+    )
     for j, name in enumerate("ab"):
-        model = Binormal(mu_pos=out[f"mu_{name}"], sigma_pos=out[f"sigma_{name}"], mu_neg=0.0,
-                         sigma_neg=1.0, prevalence=out["prevalence"])  # fmt: skip
+        model = Binormal(
+            mu_pos=out[f"mu_{name}"],
+            sigma_pos=out[f"sigma_{name}"],
+            mu_neg=0.0,
+            sigma_neg=1.0,
+            prevalence=out["prevalence"],
+        )
         ap = (fit.ap_a, fit.ap_b)[j]
         np.testing.assert_allclose(ap, model.average_precision().ravel(), rtol=1e-12)
         prec = (fit.precision_a, fit.precision_b)[j]
@@ -205,8 +226,12 @@ def test_priors_validated_by_name(rng):
 # ------------------------------------------------------------------ coverage
 def _coverage(n_sets, rng):
     """Share of 90% intervals containing the population AP difference (binormal pairs)."""
-    truth = [Binormal(mu_pos=m, sigma_pos=s, mu_neg=0.0, sigma_neg=1.0, prevalence=0.3)
-             .average_precision() for m, s in ((1.0, 1.0), (1.4, 1.2))]  # fmt: skip
+    truth = [
+        Binormal(
+            mu_pos=m, sigma_pos=s, mu_neg=0.0, sigma_neg=1.0, prevalence=0.3
+        ).average_precision()
+        for m, s in ((1.0, 1.0), (1.4, 1.2))
+    ]
     diff = truth[1] - truth[0]
     hits = 0
     for _ in range(n_sets):
@@ -215,8 +240,7 @@ def _coverage(n_sets, rng):
         y[0], y[1] = 1, 0
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            r = compare_classifiers(y, a, b, ci_prob=0.9, draws=500, chains=2,
-                                    random_seed=rng)  # fmt: skip
+            r = compare_classifiers(y, a, b, ci_prob=0.9, draws=500, chains=2, random_seed=rng)
         hits += r.low <= diff <= r.high
     return hits / n_sets
 
@@ -253,14 +277,31 @@ def nuts_pair():
     data = joint_categories(y.astype(bool), a, b, 8)
     priors = JointRankPriors()
     fast = sample_joint_laplace(data, priors, draws=1000, chains=4, rng=rng)
-    idata = sample_joint_nuts(data, priors, rng=rng, draws=1000, chains=2, tune=1000,
-                              progressbar=False, cores=1, target_accept=0.9)  # fmt: skip
+    idata = sample_joint_nuts(
+        data,
+        priors,
+        rng=rng,
+        draws=1000,
+        chains=2,
+        tune=1000,
+        progressbar=False,
+        cores=1,
+        target_accept=0.9,
+    )
     return fast, idata
 
 
 def _ap_difference(draws):
-    models = [Binormal(mu_pos=draws[f"mu_{c}"], sigma_pos=draws[f"sigma_{c}"], mu_neg=0.0,
-                       sigma_neg=1.0, prevalence=draws["prevalence"]) for c in "ab"]  # fmt: skip
+    models = [
+        Binormal(
+            mu_pos=draws[f"mu_{c}"],
+            sigma_pos=draws[f"sigma_{c}"],
+            mu_neg=0.0,
+            sigma_neg=1.0,
+            prevalence=draws["prevalence"],
+        )
+        for c in "ab"
+    ]
     return np.ravel(models[1].average_precision() - models[0].average_precision())
 
 
@@ -279,10 +320,14 @@ def test_fast_sampler_agrees_with_nuts(nuts_pair):
     post = idata["posterior"]
     assert int(idata["sample_stats"]["diverging"].sum()) == 0
     ess_fast = min(fast["importance"]["ess"], fast["mu_a"].size)
-    nuts_draws = {n: post[n].values for n in ("mu_a", "sigma_a", "mu_b", "sigma_b",
-                                              "rho_neg", "rho_pos", "prevalence")}  # fmt: skip
-    pairs = [(n, fast[n].ravel(), nuts_draws[n]) for n in
-             ("mu_a", "sigma_a", "mu_b", "sigma_b", "rho_neg", "rho_pos")]  # fmt: skip
+    nuts_draws = {
+        n: post[n].values
+        for n in ("mu_a", "sigma_a", "mu_b", "sigma_b", "rho_neg", "rho_pos", "prevalence")
+    }
+    pairs = [
+        (n, fast[n].ravel(), nuts_draws[n])
+        for n in ("mu_a", "sigma_a", "mu_b", "sigma_b", "rho_neg", "rho_pos")
+    ]
     pairs.append(("ap_difference", _ap_difference(fast), _ap_difference(nuts_draws)))
     for name, f, nd in pairs:
         nd2 = np.reshape(nd, (2, -1))

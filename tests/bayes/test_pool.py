@@ -123,16 +123,28 @@ def test_posterior_methods():
     distinct = np.unique(post.idata["posterior"]["alpha"].values).size
     assert imp["n_distinct"] == distinct and imp["ess_draws"] == min(imp["ess"], distinct)
     assert np.all(summ["ess_bulk"] <= imp["ess_draws"])
-    assert set(post.idata["posterior"].data_vars) >= {"alpha", "log_slopes", "f_knots", "floor",
-                                                      "average_precision", "roc_auc"}  # fmt: skip
+    assert set(post.idata["posterior"].data_vars) >= {
+        "alpha",
+        "log_slopes",
+        "f_knots",
+        "floor",
+        "average_precision",
+        "roc_auc",
+    }
 
 
 def test_prior_predictive_is_weakly_informative():
     # prior draws of the pool's prevalence spread from rare to common positives
     y, s = _pool(n=20_000)
     sel = select_labels(s, 300, random_seed=2)
-    data = PoolData(pool_normal_scores(s), sel.indices, y[sel.indices].astype(bool), 6,
-                    prevalence=0.02, floor_share=0.05)  # fmt: skip
+    data = PoolData(
+        pool_normal_scores(s),
+        sel.indices,
+        y[sel.indices].astype(bool),
+        6,
+        prevalence=0.02,
+        floor_share=0.05,
+    )
     alpha, log_slopes, floor = sample_prior(data, PoolPriors(), 2000, np.random.default_rng(0))
     u = pool_normal_scores(s)[::20]
     prev = rate(data.f(alpha, log_slopes, u), floor).mean(axis=1)
@@ -148,8 +160,14 @@ def test_gradient_and_hessian_match_finite_differences(floor_share):
     # relative to the largest entry: the differences' own error is ~1e-8)
     y, s = _pool(n=5000, prevalence=0.05)
     sel = select_labels(s, 200, random_seed=3)
-    data = PoolData(pool_normal_scores(s), sel.indices, y[sel.indices].astype(bool), 4,
-                    prevalence=0.05, floor_share=floor_share)  # fmt: skip
+    data = PoolData(
+        pool_normal_scores(s),
+        sel.indices,
+        y[sel.indices].astype(bool),
+        4,
+        prevalence=0.05,
+        floor_share=floor_share,
+    )
     pri = PoolPriors()
     k = data.knots.size + 1
     theta = np.concatenate([[-2.5], np.linspace(-0.5, 0.4, k)])
@@ -168,8 +186,12 @@ def test_gradient_and_hessian_match_finite_differences(floor_share):
             for e in eye
         ]
     )
-    num_h = np.array([(_grad_hess(theta + e, data, pri)[0]
-                       - _grad_hess(theta - e, data, pri)[0]) / (2 * step) for e in eye])  # fmt: skip
+    num_h = np.array(
+        [
+            (_grad_hess(theta + e, data, pri)[0] - _grad_hess(theta - e, data, pri)[0]) / (2 * step)
+            for e in eye
+        ]
+    )
     assert np.max(np.abs(grad - num_g)) < 1e-4 * max(1.0, np.abs(grad).max())
     assert np.max(np.abs(hess - num_h)) < 1e-4 * np.abs(hess).max()
 

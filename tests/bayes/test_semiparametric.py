@@ -25,9 +25,16 @@ def fits300(data300):
     y, s = data300
     fast = bp.fit_binormal(y, s, draws=2000, chains=4, random_seed=5)
     nuts = bp.fit_binormal(
-        y, s, method="nuts", draws=1500, tune=1000, chains=2, cores=1, random_seed=6,
+        y,
+        s,
+        method="nuts",
+        draws=1500,
+        tune=1000,
+        chains=2,
+        cores=1,
+        random_seed=6,
         progressbar=False,
-    )  # fmt: skip
+    )
     return fast, nuts
 
 

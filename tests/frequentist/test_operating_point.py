@@ -299,9 +299,15 @@ def test_weighted_bootstrap_replays_item_resamples(rng):
     w = rng.uniform(0.5, 2.0, size=60)
     seed = _seed(rng)
     res = operating_point_interval(
-        y, s, t, metric="mcc", method="bootstrap", n_resamples=300, random_seed=seed,
+        y,
+        s,
+        t,
+        metric="mcc",
+        method="bootstrap",
+        n_resamples=300,
+        random_seed=seed,
         sample_weight=w,
-    )  # fmt: skip
+    )
     idx = np.random.default_rng(seed).integers(0, 60, size=(300, 60))
     want = np.array(
         [matthews_corrcoef(y[i], (s[i] >= t).astype(int), sample_weight=w[i]) for i in idx]
@@ -421,10 +427,12 @@ def test_ranked_input_pos_label_and_seed(rng):
     same draws."""
     y, s, t = _data(rng)
     labels = np.where(y == 1, "spam", "ham")
-    a = operating_point_interval(labels, s, t, metric="mcc", method="bootstrap",
-                                 random_seed=3, pos_label="spam")  # fmt: skip
-    b = operating_point_interval(as_ranked(y, s), None, t, metric="mcc", method="bootstrap",
-                                 random_seed=3)  # fmt: skip
+    a = operating_point_interval(
+        labels, s, t, metric="mcc", method="bootstrap", random_seed=3, pos_label="spam"
+    )
+    b = operating_point_interval(
+        as_ranked(y, s), None, t, metric="mcc", method="bootstrap", random_seed=3
+    )
     for name in ("estimate", "low", "high", "standard_error", "tp", "fp", "tn", "fn"):
         assert getattr(a, name) == getattr(b, name)
     np.testing.assert_array_equal(a.distribution, b.distribution)

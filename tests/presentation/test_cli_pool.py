@@ -12,8 +12,13 @@ from bayes_prc.cli._pool import selection_from_columns
 
 
 def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "bayes_prc.cli", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=180)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "bayes_prc.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=180,
+    )
 
 
 def _pool_file(path, n=3000, seed=0, sep=",", bom=False):
@@ -29,12 +34,29 @@ def _pool_file(path, n=3000, seed=0, sep=",", bom=False):
 def test_select_writes_the_selection_in_order(tmp_path, sep, bom):
     pool = _pool_file(tmp_path / "pool.csv", sep=sep, bom=bom)
     out = tmp_path / "to_label.csv"
-    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "120",
-              "--seed", "3", "-o", str(out))  # fmt: skip
+    res = run(
+        "select",
+        str(tmp_path / "pool.csv"),
+        "--score",
+        "prob",
+        "--budget",
+        "120",
+        "--seed",
+        "3",
+        "-o",
+        str(out),
+    )
     assert res.returncode == 0, res.stderr
     got = pd.read_csv(out, sep=sep, keep_default_na=False)
-    assert list(got.columns) == ["id", "prob", "truth", "pool_row", "stratum",
-                                 "inclusion_prob", "label"]  # fmt: skip
+    assert list(got.columns) == [
+        "id",
+        "prob",
+        "truth",
+        "pool_row",
+        "stratum",
+        "inclusion_prob",
+        "label",
+    ]
     # the same selection as the library's, in its order, rows copied unchanged
     sel = bp.select_labels(pool["prob"].to_numpy(), 120, random_seed=3)
     np.testing.assert_array_equal(got["pool_row"].to_numpy() - 1, sel.indices)
@@ -47,22 +69,43 @@ def test_select_writes_the_selection_in_order(tmp_path, sep, bom):
 def test_select_errors_leave_no_file(tmp_path):
     _pool_file(tmp_path / "pool.csv", n=100)
     out = tmp_path / "o.csv"
-    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "101",
-              "-o", str(out))  # fmt: skip
+    res = run(
+        "select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "101", "-o", str(out)
+    )
     assert res.returncode == 2 and "--budget 101 is larger than the pool (100 rows" in res.stderr
     assert not out.exists()
-    res = run("select", str(tmp_path / "pool.csv"), "--score", "nope", "--budget", "10",
-              "-o", str(out))  # fmt: skip
+    res = run(
+        "select", str(tmp_path / "pool.csv"), "--score", "nope", "--budget", "10", "-o", str(out)
+    )
     assert res.returncode == 2 and "no column 'nope'" in res.stderr and not out.exists()
-    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "10",
-              "--label-column", "truth", "-o", str(out))  # fmt: skip
+    res = run(
+        "select",
+        str(tmp_path / "pool.csv"),
+        "--score",
+        "prob",
+        "--budget",
+        "10",
+        "--label-column",
+        "truth",
+        "-o",
+        str(out),
+    )
     assert res.returncode == 2 and "already has a column 'truth'" in res.stderr
     out.write_text("keep")
-    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "10",
-              "-o", str(out))  # fmt: skip
+    res = run(
+        "select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "10", "-o", str(out)
+    )
     assert res.returncode == 2 and "exists" in res.stderr and out.read_text() == "keep"
-    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "10",
-              "-o", str(tmp_path / "missing" / "o.csv"))  # fmt: skip
+    res = run(
+        "select",
+        str(tmp_path / "pool.csv"),
+        "--score",
+        "prob",
+        "--budget",
+        "10",
+        "-o",
+        str(tmp_path / "missing" / "o.csv"),
+    )
     assert res.returncode == 2 and "does not exist" in res.stderr
 
 
@@ -82,8 +125,16 @@ def test_selection_rebuilt_from_columns_matches_the_original(rng):
 
 def test_pool_report_end_to_end(tmp_path):
     pool = _pool_file(tmp_path / "pool.csv", n=3000)
-    res = run("select", str(tmp_path / "pool.csv"), "--score", "prob", "--budget", "150",
-              "-o", str(tmp_path / "sel.csv"))  # fmt: skip
+    res = run(
+        "select",
+        str(tmp_path / "pool.csv"),
+        "--score",
+        "prob",
+        "--budget",
+        "150",
+        "-o",
+        str(tmp_path / "sel.csv"),
+    )
     assert res.returncode == 0, res.stderr
     sel = pd.read_csv(tmp_path / "sel.csv")
     sel["label"] = sel["truth"]  # the annotator's work
@@ -96,8 +147,18 @@ def test_pool_report_end_to_end(tmp_path):
         full.loc[rows, col] = sel[col].astype(str).to_numpy()
     full.to_csv(tmp_path / "labelled_pool.csv", index=False)
     out = tmp_path / "r.html"
-    res = run("report", str(tmp_path / "labelled_pool.csv"), "--score", "prob", "--label",
-              "label", "-o", str(out), "--markdown", str(tmp_path / "r.md"))  # fmt: skip
+    res = run(
+        "report",
+        str(tmp_path / "labelled_pool.csv"),
+        "--score",
+        "prob",
+        "--label",
+        "label",
+        "-o",
+        str(out),
+        "--markdown",
+        str(tmp_path / "r.md"),
+    )
     assert res.returncode == 0, res.stderr
     text = out.read_text()
     assert "whole pool" in text and "<svg" in text
@@ -106,14 +167,30 @@ def test_pool_report_end_to_end(tmp_path):
     # without inclusion probabilities: a clear error, no report
     full.drop(columns=["inclusion_prob"]).to_csv(tmp_path / "noinc.csv", index=False)
     out2 = tmp_path / "r2.html"
-    res = run("report", str(tmp_path / "noinc.csv"), "--score", "prob", "--label", "label",
-              "-o", str(out2))  # fmt: skip
+    res = run(
+        "report",
+        str(tmp_path / "noinc.csv"),
+        "--score",
+        "prob",
+        "--label",
+        "label",
+        "-o",
+        str(out2),
+    )
     assert res.returncode == 2 and "--inclusion-prob" in res.stderr and not out2.exists()
     # a labelled row without its inclusion probability: named, shown as the user wrote it
     blank = full.copy()
     blank.loc[rows[0], "inclusion_prob"] = ""
     blank.to_csv(tmp_path / "blank.csv", index=False)
-    res = run("report", str(tmp_path / "blank.csv"), "--score", "prob", "--label", "label",
-              "-o", str(out2))  # fmt: skip
+    res = run(
+        "report",
+        str(tmp_path / "blank.csv"),
+        "--score",
+        "prob",
+        "--label",
+        "label",
+        "-o",
+        str(out2),
+    )
     assert res.returncode == 2 and not out2.exists()
     assert "inclusion probability '' in column 'inclusion_prob' is not a number" in res.stderr

@@ -114,9 +114,16 @@ def test_report_html_is_self_contained_and_escaped(small, tmp_path):
     out = tmp_path / "r.html"
     md = tmp_path / "r.md"
     bp.report(
-        y, s, out, title=EVIL, transform="logit", random_seed=0, n_resamples=200,
-        markdown_path=md, source=f"file {EVIL}.csv",
-    )  # fmt: skip
+        y,
+        s,
+        out,
+        title=EVIL,
+        transform="logit",
+        random_seed=0,
+        n_resamples=200,
+        markdown_path=md,
+        source=f"file {EVIL}.csv",
+    )
     text = out.read_text()
     parser = _Collect()
     parser.feed(text)
@@ -160,9 +167,20 @@ def test_cli_report_success_and_refuses_overwrite(tmp_path):
     rows = [f"{int(a)},{float(b)!r}" for a, b in zip(d.y_true, d.y_score, strict=True)]
     f.write_text(f"{EVIL},prob\n" + "\n".join(rows) + "\n")
     res = _cli(
-        "report", str(f), "--score", "prob", "--label", EVIL, "--transform", "logit",
-        "--n-resamples", "200", "-o", "out.html", cwd=tmp_path,
-    )  # fmt: skip
+        "report",
+        str(f),
+        "--score",
+        "prob",
+        "--label",
+        EVIL,
+        "--transform",
+        "logit",
+        "--n-resamples",
+        "200",
+        "-o",
+        "out.html",
+        cwd=tmp_path,
+    )
     assert res.returncode == 0, res.stderr
     text = (tmp_path / "out.html").read_text()
     assert "<script" not in text.lower() and "&lt;script&gt;" in text

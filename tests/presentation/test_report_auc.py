@@ -47,9 +47,14 @@ def test_auc_table_in_markdown(small, written):
     rows = [line for line in block.splitlines() if line.startswith("| ")]
     names = [r.split("|")[1].strip() for r in rows[1:]]
     assert names == [
-        "delong", "delong_logit", "hanley_mcneil", "bootstrap", "bca",
-        "semiparametric_hdi", "semiparametric_eti",
-    ]  # fmt: skip
+        "delong",
+        "delong_logit",
+        "hanley_mcneil",
+        "bootstrap",
+        "bca",
+        "semiparametric_hdi",
+        "semiparametric_eti",
+    ]
     ref = bp.roc_auc_interval(y, s, method="hanley_mcneil")
     assert f"{ref.low:.4f}" in block and f"{ref.high:.4f}" in block
 

@@ -38,9 +38,14 @@ def test_rows_equal_the_methods_called_directly(data, post, bands):
         if not method.startswith("bootstrap"):
             continue
         direct = bp.bootstrap_pr_band(
-            y, s, grid_points=grid, n_resamples=200, confidence_level=0.9,
-            random_seed=seeds[i], kind=method.split("_", 1)[1],
-        )  # fmt: skip
+            y,
+            s,
+            grid_points=grid,
+            n_resamples=200,
+            confidence_level=0.9,
+            random_seed=seeds[i],
+            kind=method.split("_", 1)[1],
+        )
         np.testing.assert_array_equal(
             bands.sel({"method": method})["upper"].values, direct["upper"]
         )
@@ -111,8 +116,9 @@ def test_averaged_band_pools_the_three_posteriors(data, bands):
         bp.fit_binormal(y, s, model=m, random_seed=seed_of[m])
         for m in ("semiparametric", "contaminated", "flexible")
     ]
-    curves = np.concatenate([f.model.precision_at_recall(grid).reshape(-1, grid.size)
-                             for f in fits])  # fmt: skip
+    curves = np.concatenate(
+        [f.model.precision_at_recall(grid).reshape(-1, grid.size) for f in fits]
+    )
     lo, hi = np.quantile(curves, [0.05, 0.95], axis=0)
     row = bands.sel({"method": "averaged_pointwise"})
     np.testing.assert_allclose(row["lower"].values, lo, atol=1e-12)

@@ -184,8 +184,18 @@ def test_populations_module_imports_only_the_numpy_core():
             modules |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             modules.add("." * node.level + (node.module or ""))
-    allowed = {"__future__", "functools", "collections.abc", "dataclasses", "numpy", "scipy",
-               "scipy.special", "._core", "._core.transforms", ".empirical"}  # fmt: skip
+    allowed = {
+        "__future__",
+        "functools",
+        "collections.abc",
+        "dataclasses",
+        "numpy",
+        "scipy",
+        "scipy.special",
+        "._core",
+        "._core.transforms",
+        ".empirical",
+    }
     assert modules <= allowed, modules - allowed
 
 
@@ -204,9 +214,14 @@ def _coverage(name, n, n_rep, rng, methods=REDUCED_METHODS):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             df = bp.compare_intervals(
-                y, s, ci_prob=0.9, methods=methods, transform=pop.transform,
-                random_seed=rng, n_resamples=50,
-            )  # fmt: skip
+                y,
+                s,
+                ci_prob=0.9,
+                methods=methods,
+                transform=pop.transform,
+                random_seed=rng,
+                n_resamples=50,
+            )
         for m in methods:
             if m in df.index:
                 covered[m].append(bool(df.loc[m, "low"] <= pop.true_ap <= df.loc[m, "high"]))
@@ -293,9 +308,23 @@ def test_benchmark_script_smoke(tmp_path, capsys):
     mod = _load_script()
     out = tmp_path / "cov.csv"
     rc = mod.main(
-        ["--n", "60", "--n-rep", "3", "--populations", "binormal", "gamma_skewed",
-         "--methods", "logit", "binomial", "--workers", "1", "--out", str(out)]
-    )  # fmt: skip
+        [
+            "--n",
+            "60",
+            "--n-rep",
+            "3",
+            "--populations",
+            "binormal",
+            "gamma_skewed",
+            "--methods",
+            "logit",
+            "binomial",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+        ]
+    )
     assert rc == 0
     text = capsys.readouterr().out
     assert "| population | true AP | logit | binomial | recommended |" in text
@@ -329,9 +358,16 @@ def test_full_coverage_study_semiparametric():
     mod = _load_script()
     names = list(POPULATIONS)
     rows, summaries = mod.run_study(
-        names, 200, 200, ci_prob=0.9, n_resamples=200, seed=None,
-        methods=("semiparametric_eti", "binormal_eti", "logit"), workers=2, progress=False,
-    )  # fmt: skip
+        names,
+        200,
+        200,
+        ci_prob=0.9,
+        n_resamples=200,
+        seed=None,
+        methods=("semiparametric_eti", "binormal_eti", "logit"),
+        workers=2,
+        progress=False,
+    )
     import pandas as pd
 
     long = pd.DataFrame(rows)

@@ -430,9 +430,17 @@ def nuts_case():
     y, a, b = simulate(rng, n=500)
     kw = {"recall": 0.5, "random_seed": rng}
     nuts = compare_classifiers(
-        y, a, b, bayes_method="nuts", draws=1000, tune=1000, chains=2, cores=1,
-        progressbar=False, **kw,
-    )  # fmt: skip
+        y,
+        a,
+        b,
+        bayes_method="nuts",
+        draws=1000,
+        tune=1000,
+        chains=2,
+        cores=1,
+        progressbar=False,
+        **kw,
+    )
     exact = compare_classifiers(y, a, b, draws=4000, chains=1, **kw)
     return nuts, exact
 
@@ -542,8 +550,13 @@ def test_pos_label_and_lists(rng):
     y, a, b = simulate(rng, n=60)
     labels = np.where(y == 1, "yes", "no")
     r1 = compare_classifiers(
-        labels.tolist(), a.tolist(), b.tolist(), method="bootstrap", pos_label="yes",
-        n_resamples=30, random_seed=3,
-    )  # fmt: skip
+        labels.tolist(),
+        a.tolist(),
+        b.tolist(),
+        method="bootstrap",
+        pos_label="yes",
+        n_resamples=30,
+        random_seed=3,
+    )
     r2 = compare_classifiers(y, a, b, method="bootstrap", n_resamples=30, random_seed=3)
     np.testing.assert_array_equal(r1.difference_draws, r2.difference_draws)

@@ -85,17 +85,20 @@ def test_compare_classifiers_on_a_selection_is_compare_pool(rng):
     y, a, b = _two_models(rng, 5000)
     sel = bp.select_labels((rankdata(a) + rankdata(b)) / 2, 300, random_seed=rng)
     seed = int(rng.integers(1000))
-    got = bp.compare_classifiers(y[sel.indices], a, b, selection=sel, rope=(-0.02, 0.02),
-                                 random_seed=seed)  # fmt: skip
-    ref = compare_pool(a, b, sel, y[sel.indices], rope=(-0.02, 0.02), ci_prob=0.95,
-                       random_seed=seed)  # fmt: skip
+    got = bp.compare_classifiers(
+        y[sel.indices], a, b, selection=sel, rope=(-0.02, 0.02), random_seed=seed
+    )
+    ref = compare_pool(
+        a, b, sel, y[sel.indices], rope=(-0.02, 0.02), ci_prob=0.95, random_seed=seed
+    )
     assert isinstance(got, bp.PoolComparison)
     for f in ("estimate", "low", "high", "confidence_level", "prob_b_better", "prob_in_rope"):
         assert getattr(got, f) == getattr(ref, f)
     # labels with a pos_label, as compare_classifiers takes them
     named = np.where(y[sel.indices], "case", "control")
-    alt = bp.compare_classifiers(named, a, b, selection=sel, pos_label="case", ci_prob=0.9,
-                                 random_seed=seed)  # fmt: skip
+    alt = bp.compare_classifiers(
+        named, a, b, selection=sel, pos_label="case", ci_prob=0.9, random_seed=seed
+    )
     assert alt.estimate == ref.estimate and alt.confidence_level == 0.9
 
 
@@ -103,9 +106,12 @@ def test_compare_classifiers_on_a_selection_bad_input(rng):
     y, a, b = _two_models(rng, 1000)
     sel = bp.select_labels(a, 100, random_seed=0)
     lab = y[sel.indices]
-    for kw, name in ((dict(method="bayes"), "`method`"), (dict(recall=0.5), "`recall`"),
-                     (dict(metric="roc_auc"), "`metric`"),
-                     (dict(model="parametric"), "`model`")):  # fmt: skip
+    for kw, name in (
+        (dict(method="bayes"), "`method`"),
+        (dict(recall=0.5), "`recall`"),
+        (dict(metric="roc_auc"), "`metric`"),
+        (dict(model="parametric"), "`model`"),
+    ):
         with pytest.raises(ValueError, match=name):
             bp.compare_classifiers(lab, a, b, selection=sel, **kw)
     with pytest.raises(ValueError, match="`y_true` must hold the labels of the selected"):

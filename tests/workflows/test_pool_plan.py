@@ -16,11 +16,24 @@ def _pool(rng, n=20_000, prevalence=0.02, d=2.0):
     return y, rng.normal(size=n) + d * y
 
 
-COLUMNS = ("ap_width", "ap_width_sd", "ap_width_se", "ap_coverage",
-           "precision_at_recall_width", "n_labelled_positives", "unreliable_fits")  # fmt: skip
-EXTENDED = ("ap_width_extended", "ap_width_extended_sd", "ap_width_extended_se",
-            "ap_coverage_extended", "precision_at_recall_width_extended",
-            "n_labelled_positives_extended", "unreliable_fits_extended")  # fmt: skip
+COLUMNS = (
+    "ap_width",
+    "ap_width_sd",
+    "ap_width_se",
+    "ap_coverage",
+    "precision_at_recall_width",
+    "n_labelled_positives",
+    "unreliable_fits",
+)
+EXTENDED = (
+    "ap_width_extended",
+    "ap_width_extended_sd",
+    "ap_width_extended_se",
+    "ap_coverage_extended",
+    "precision_at_recall_width_extended",
+    "n_labelled_positives_extended",
+    "unreliable_fits_extended",
+)
 
 
 def test_structure_seed_and_pilot_accounting(rng):
@@ -48,8 +61,9 @@ def test_extension_only_when_the_pilot_can_be_extended(rng):
     plan = plan_labels(s, [200], n_replicates=1, draws=30, random_seed=rng)
     assert not plan.attrs["extended"] and "ap_width_extended" not in plan
     sel = bp.select_labels(s, 100, strategy="random", random_seed=rng)
-    plan = plan_labels(s, [50, 200], pilot=(sel, y[sel.indices]), n_replicates=1, draws=30,
-                       random_seed=rng)  # fmt: skip
+    plan = plan_labels(
+        s, [50, 200], pilot=(sel, y[sel.indices]), n_replicates=1, draws=30, random_seed=rng
+    )
     assert list(plan["n_new"]) == [50, 200] and "ap_width_extended" not in plan
     assert budget_for_width(plan, 1.0, column="ap_width") == 50
     with pytest.raises(ValueError, match="`column`.*ap_width_extended"):
@@ -93,8 +107,7 @@ def test_widths_shrink_with_budget(rng):
     # no pilot: a width cannot fail to fall from 100 to 1600 labels unless the budget is
     # ignored (expected ratio about 1/4; 3 replicates leave it far below 0.8)
     y, s = _pool(rng)
-    plan = plan_labels(s, [100, 1600], prevalence=0.02, n_replicates=3, draws=100,
-                       random_seed=rng)  # fmt: skip
+    plan = plan_labels(s, [100, 1600], prevalence=0.02, n_replicates=3, draws=100, random_seed=rng)
     assert plan["ap_width"].iloc[1] < 0.8 * plan["ap_width"].iloc[0]
     assert plan.attrs["model"].startswith("assumed binormal")
 
@@ -107,8 +120,7 @@ def _measured(y, s, selections, rng, draws, budget=None, pilot=None):
         if pilot is None:
             sel = bp.select_labels(s, budget, random_seed=rng)
         else:
-            sel = pilot[0].next_batch(pilot[1], pilot[2] - pilot[0].indices.size,
-                                      random_seed=rng)  # fmt: skip
+            sel = pilot[0].next_batch(pilot[1], pilot[2] - pilot[0].indices.size, random_seed=rng)
         post = bp.fit_pool(s, sel, y[sel.indices], draws=draws, chains=1, random_seed=rng)
         # the same level as plan_labels' default interval (0.95)
         lo, hi = np.quantile(post.average_precision().values, [0.025, 0.975])
@@ -125,8 +137,7 @@ def test_fresh_width_matches_actual_selections_of_the_assumed_pool(rng):
     # fails if the budget were ignored (300 -> 150 labels: ratio ~1.4) or the level
     # (a 50% interval: ratio ~0.4).
     y, s = _pool(rng)
-    plan = plan_labels(s, [300], prevalence=0.02, separation=2.0, n_replicates=12,
-                       random_seed=rng)  # fmt: skip
+    plan = plan_labels(s, [300], prevalence=0.02, separation=2.0, n_replicates=12, random_seed=rng)
     measured = _measured(y, s, 14, rng, draws=250, budget=300)
     assert 0.65 < plan["ap_width"].iloc[0] / measured < 1.35
 
@@ -141,8 +152,9 @@ def test_extended_width_matches_actual_extensions_small_pool(rng):
     # what any plan can know (benchmarks/plan_labels_check.py).
     y, s = _pool(rng)
     sel = bp.select_labels(s, 150, random_seed=rng)
-    plan = plan_labels(s, [300], pilot=(sel, y[sel.indices]), n_replicates=6, draws=250,
-                       random_seed=rng)  # fmt: skip
+    plan = plan_labels(
+        s, [300], pilot=(sel, y[sel.indices]), n_replicates=6, draws=250, random_seed=rng
+    )
     measured = _measured(y, s, 8, rng, draws=250, pilot=(sel, y[sel.indices], 300))
     assert 0.5 < plan["ap_width_extended"].iloc[0] / measured < 2.0
 

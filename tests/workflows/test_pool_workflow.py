@@ -17,8 +17,15 @@ import bayes_prc as bp
 
 
 def test_public_names():
-    for name in ("select_labels", "fit_pool", "design_ap_interval", "design_threshold_interval",
-                 "LabelSelection", "PoolPosterior", "DesignInterval"):  # fmt: skip
+    for name in (
+        "select_labels",
+        "fit_pool",
+        "design_ap_interval",
+        "design_threshold_interval",
+        "LabelSelection",
+        "PoolPosterior",
+        "DesignInterval",
+    ):
         assert getattr(bp, name) is getattr(bp.pool, name)
 
 
@@ -82,8 +89,13 @@ def test_acceptance_on_a_pool(name):
     spec = importlib.util.spec_from_file_location("coverage_pool", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    methods = ("fit_pool strat", "fit_pool random", "ap_interval logit", "ap_interval bootstrap",
-               "ap_interval bayesian_bootstrap")  # fmt: skip
+    methods = (
+        "fit_pool strat",
+        "fit_pool random",
+        "ap_interval logit",
+        "ap_interval bootstrap",
+        "ap_interval bayesian_bootstrap",
+    )
     _, res = mod.study(name, 100, methods=methods)
     cover, width = res["fit_pool strat"]
     best = min(w for m, (c, w) in res.items() if m != "fit_pool strat" and c >= 0.83)
