@@ -1,0 +1,234 @@
+"""Do two revisions of bayes_prc give the same numbers? (a check of restructuring work)
+
+Runs the same public calls, with explicit options, on many random data sets under an old
+revision (checked out in a temporary git worktree) and under the working tree, each in its
+own Python process, and compares every number exactly (bitwise equality of float64 after a
+JSON round trip, NaN equal to NaN). Options whose name or default changed between the
+revisions are passed explicitly: the interval level under whichever name the function
+takes (``ci_prob`` or ``confidence_level``).
+
+Usage::
+
+    python benchmarks/compare_revisions.py OLD_REV [--cases 40] [--demo]
+
+``--demo`` also renders the demo report under both revisions and compares the HTML with
+SVG ids, the run date and the version string masked. Exit status 1 when anything differs.
+
+Measured (issue 26, the tree and vocabulary restructuring): old = 6dcc1ac (the commit
+before the moves) against the working tree after them (2026-11-26), 40 data sets, 20
+calls (the pool and contaminated calls on every fifth): every number identical, and
+the demo report identical up to SVG ids and date. About 2 min::
+
+    .venv/bin/python benchmarks/compare_revisions.py 6dcc1ac --cases 40 --demo
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+# ----------------------------------------------------------------------------- the calls
+def _level(func, value=0.9):
+    names = inspect.signature(func).parameters
+    return {"ci_prob": value} if "ci_prob" in names else {"confidence_level": value}
+
+
+def _interval(res):
+    return [float(res.estimate), float(res.low), float(res.high)]
+
+
+def _cases(n_cases):
+    """Random data sets: binormal, skewed, tied and few-positive, sizes 40 to 600."""
+    for i in range(n_cases):
+        rng = np.random.default_rng(1000 + i)
+        n = int(rng.integers(40, 600))
+        prevalence = float(rng.uniform(0.05, 0.5))
+        y = (rng.random(n) < prevalence).astype(int)
+        y[:2] = [0, 1]
+        kind = i % 4
+        if kind == 0:
+            s = rng.normal(size=n) + rng.uniform(0.3, 2.5) * y
+        elif kind == 1:
+            s = np.exp(rng.normal(size=n) + 1.5 * y)
+        elif kind == 2:
+            s = np.round(rng.normal(size=n) + y, 1)  # ties
+        else:
+            s = rng.beta(2, 5, n) + 0.3 * y * rng.random(n)
+        yield i, y, s, rng.normal(size=n) * 0.5 + s
+
+
+def emit(n_cases):
+    import bayes_prc as bp
+
+    warnings.simplefilter("ignore")
+    out = {}
+    for i, y, s, s2 in _cases(n_cases):
+        row = {}
+        row["ap"] = float(bp.average_precision_score(y, s))
+        p, r, t = bp.precision_recall_curve(y, s)
+        row["pr_curve"] = [float(np.sum(p)), float(np.sum(r)), float(np.sum(t)), len(t)]
+        row["roc_auc"] = float(bp.roc_auc_score(y, s))
+        for m in ("logit", "binomial", "bootstrap", "bca"):
+            kw = {"n_resamples": 200, "random_seed": 1} if m in ("bootstrap", "bca") else {}
+            row[f"ap_interval_{m}"] = _interval(
+                bp.ap_interval(y, s, method=m, **_level(bp.ap_interval), **kw)
+            )
+        for m in ("delong", "hanley_mcneil"):
+            row[f"roc_auc_interval_{m}"] = _interval(
+                bp.roc_auc_interval(y, s, method=m, **_level(bp.roc_auc_interval))
+            )
+        thr = float(np.median(s))
+        row["precision_interval"] = _interval(
+            bp.precision_interval(y, s, threshold=thr, **_level(bp.precision_interval))
+        )
+        band = bp.bootstrap_pr_band(
+            y, s, n_resamples=100, random_seed=2, **_level(bp.bootstrap_pr_band)
+        )
+        row["bootstrap_band"] = [float(np.nansum(band[k].values)) for k in ("lower", "upper")]
+        post = bp.fit_binormal(y, s, draws=200, chains=2, random_seed=3, ci_prob=0.9)
+        ap = post.average_precision().values
+        row["fit_binormal_ap"] = [float(ap.mean()), float(ap.std()), float(np.median(ap))]
+        pb = post.pr_band(np.linspace(0, 1, 11), ci_prob=0.9)
+        row["posterior_band"] = [float(pb[k].sum()) for k in ("lower", "median", "upper")]
+        cmp = bp.compare_classifiers(
+            y,
+            s,
+            s2,
+            method="bootstrap",
+            n_resamples=200,
+            random_seed=4,
+            **_level(bp.compare_classifiers),
+        )
+        row["compare_classifiers_bootstrap"] = _interval(cmp)
+        cmp = bp.compare_classifiers(
+            y, s, s2, metric="roc_auc", method="delong", **_level(bp.compare_classifiers)
+        )
+        row["compare_classifiers_delong"] = _interval(cmp)
+        cmp = bp.compare_classifiers(
+            y, s, s2, method="bayes", random_seed=6, **_level(bp.compare_classifiers)
+        )
+        row["compare_classifiers_bayes"] = _interval(cmp)
+        if i % 5 == 1:  # the slower ones: every fifth case
+            post = bp.fit_binormal(
+                y, s, model="contaminated", draws=200, chains=2, random_seed=7, ci_prob=0.9
+            )
+            row["fit_binormal_contaminated_ap"] = float(post.average_precision().values.mean())
+            rng = np.random.default_rng(i)
+            y_pool = rng.random(20_000) < 0.03
+            s_pool = rng.normal(size=y_pool.size) + 2.0 * y_pool
+            sel = bp.select_labels(s_pool, 300, random_seed=8)
+            labels = y_pool[sel.indices]
+            fit = bp.fit_pool(s_pool, sel, labels, draws=200, chains=1, random_seed=9, ci_prob=0.9)
+            row["fit_pool_ap"] = float(fit.average_precision().values.mean())
+            design = bp.design_ap_interval(
+                s_pool,
+                sel,
+                labels,
+                n_resamples=200,
+                random_seed=10,
+                **_level(bp.design_ap_interval),
+            )
+            row["design_ap_interval"] = _interval(design)
+        if i % 5 == 0:  # the whole table is slow: every fifth case
+            table = bp.compare_intervals(y, s, n_resamples=100, random_seed=5, ci_prob=0.9)
+            numbers = table.select_dtypes("number").to_numpy(dtype=float)
+            row["compare_intervals"] = [float(np.nansum(numbers)), list(table.index)]
+        out[str(i)] = row
+    return out
+
+
+# -------------------------------------------------------------------------- the driver
+def _run(pythonpath, n_cases):
+    code = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); "
+        "sys.path.insert(0, sys.argv[2]); import compare_revisions as c; "
+        "print(json.dumps(c.emit(int(sys.argv[3]))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(pythonpath), str(REPO / "benchmarks"), str(n_cases)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _demo(pythonpath, out):
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from bayes_prc.cli import main; "
+        "main(['demo', '--force', '-o', sys.argv[2]])"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code, str(pythonpath), str(out)], check=True, capture_output=True
+    )
+    text = Path(out).read_text()
+    for pattern in (
+        r'id="[^"]*"',
+        r"url\(#[^)]*\)",
+        r'href="#[^"]*"',
+        r"\d{4}-\d\d-\d\d[ T][\d:]+",
+    ):
+        text = re.sub(pattern, "<masked>", text)
+    return re.sub(r"bayes_prc \S+|bayes-prc \S+", "<version>", text)
+
+
+def _same(a, b):
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and isinstance(b, float) and np.isnan(a) and np.isnan(b):
+        return True
+    return a == b
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old")
+    parser.add_argument("--cases", type=int, default=40)
+    parser.add_argument("--demo", action="store_true")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "old"
+        subprocess.run(
+            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(tree), args.old],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            old, new = _run(tree, args.cases), _run(REPO, args.cases)
+            differ = {}
+            for case, row in old.items():
+                for name, value in row.items():
+                    if not _same(value, new[case].get(name)):
+                        differ.setdefault(name, []).append(case)
+            names = sorted({k for row in old.values() for k in row})
+            print(f"{args.cases} random data sets, {len(names)} calls, old = {args.old}")
+            for name in names:
+                n = sum(name in row for row in old.values())
+                bad = differ.get(name, [])
+                print(f"  {name:34s} {n - len(bad):3d}/{n} identical  {bad[:5] or ''}")
+            demo_same = True
+            if args.demo:
+                demo_same = _demo(tree, Path(tmp) / "a.html") == _demo(REPO, Path(tmp) / "b.html")
+                print(f"  demo report identical up to SVG ids and date: {demo_same}")
+        finally:
+            subprocess.run(
+                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(tree)],
+                capture_output=True,
+            )
+    return 0 if not differ and demo_same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
