@@ -1,7 +1,7 @@
 """Seed 001, "calculating a curve with error bars": bootstrap error bars at N = 100, 250, 1000.
 
 Seed 001's data: x ~ Uniform(0, 1), label ``x > 0.5``, score ``clip(x + N(0, 0.2), 0,
-1)``; the first N of 1000 items are used. ``bayes_prc.bootstrap_pr_band(grid="threshold")``
+1)``; the first N of 1000 items are used. ``bayes_prc.bootstrap_pr_band(over="threshold")``
 resamples the items (stratified: each class to its own size), reads each replicate's
 precision and recall at 101 common thresholds in [0, 1] by linear interpolation between
 its own thresholds (seed 001's recipe), and summarizes them per threshold. The line joins
@@ -48,7 +48,7 @@ def make_figure(quick=False):
         band = bp.bootstrap_pr_band(
             y,
             s,
-            grid="threshold",
+            over="threshold",
             grid_points=thresholds,
             n_resamples=n_resamples,
             random_seed=n,

@@ -7,6 +7,7 @@ curves, shared with the posterior bands of :mod:`bayes_prc.bayes`.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -217,7 +218,7 @@ def bootstrap_pr_band(
     y_true,
     y_score,
     *,
-    grid="recall",
+    over="recall",
     n_resamples=1000,
     confidence_level=0.95,
     random_seed=None,
@@ -226,6 +227,7 @@ def bootstrap_pr_band(
     progressbar=None,
     kind="pointwise",
     stratified=True,
+    grid=None,
 ):
     r"""Pointwise or simultaneous bootstrap band for the precision-recall curve.
 
@@ -241,8 +243,8 @@ def bootstrap_pr_band(
     ----------
     y_true, y_score : array-like of shape (n_samples,)
         Binary labels (at least one positive) and scores.
-    grid : {"recall", "threshold"}, default "recall"
-        ``"recall"``: precision as a function of recall. At recall :math:`r > 0` a
+    over : {"recall", "threshold"}, default "recall"
+        What the band is drawn over. ``"recall"``: precision as a function of recall. At recall :math:`r > 0` a
         replicate's precision is its precision at the **highest threshold whose recall
         reaches r** (the step function whose integral over recall is the replicate's
         AP); at :math:`r = 0`, the limit from the right (the precision at the highest
@@ -251,7 +253,7 @@ def bootstrap_pr_band(
         constant beyond the ends) between the replicate's distinct thresholds, at common
         thresholds.
     n_resamples : int, default 1000
-        Number of bootstrap replicates. From 100 000 items on, the ``"recall"`` grid's
+        Number of bootstrap replicates. From 100 000 items on, the ``over="recall"`` grid's
         replicates are drawn as class counts per score bin (the same distribution, no
         longer the resamples of :func:`~bayes_prc.bootstrap.stratified_indices`), with the
         positives merged into at most 2000 bins: a replicate's precision is then read at
@@ -277,8 +279,8 @@ def bootstrap_pr_band(
         (section "Simultaneous bootstrap PR bands") 95% bands covered the whole true
         curve on recall 0.02-0.98 in 16-50% (pointwise) and 34-78% (simultaneous) of
         the data sets, and the simultaneous band 74-94% on recall 0.1-0.9. For
-        ``grid="threshold"`` precision and recall get an envelope each.
-        ``"simultaneous_t"`` (``grid="recall"`` only): the studentized sup-t band
+        ``over="threshold"`` precision and recall get an envelope each.
+        ``"simultaneous_t"`` (``over="recall"`` only): the studentized sup-t band
         (Montiel Olea & Plagborg-Moller 2019; Campbell 1994 for ROC curves) on the
         logit scale. At each grid recall :math:`r`, with :math:`TP, FP` the counts where
         recall first reaches :math:`r`, :math:`\theta(r) = \log((TP + 1/2) / (FP + 1/2))`
@@ -301,15 +303,18 @@ def bootstrap_pr_band(
         conditioned on at least one positive; the draws of
         :func:`bayes_prc.bootstrap.unstratified_indices`, or per score bin from 100 000
         items on).
+    grid : {"recall", "threshold"}, optional
+        Deprecated alias of ``over`` (``grid`` names grid values elsewhere in the
+        package).
 
     Returns
     -------
     xarray.Dataset
-        For ``grid="recall"``: coordinates ``resample`` and ``recall``; variables
+        For ``over="recall"``: coordinates ``resample`` and ``recall``; variables
         ``precision`` (resample, recall), the replicate curves; ``lower``, ``median``,
         ``upper``, ``mean``, ``std`` (recall), the band and summaries; ``estimate``
         (recall), the curve of the data read the same way.
-        For ``grid="threshold"``: coordinates ``resample`` and ``threshold``; variables
+        For ``over="threshold"``: coordinates ``resample`` and ``threshold``; variables
         ``precision`` and ``recall`` (resample, threshold); ``lower``, ``median``,
         ``upper``, ``mean``, ``std`` of precision and ``recall_lower``,
         ``recall_median``, ``recall_upper``, ``recall_mean``, ``recall_std``
@@ -320,7 +325,7 @@ def bootstrap_pr_band(
         ``grid``, ``n_resamples``, ``n_positives``, ``n_negatives``, ``definition``,
         ``coverage`` (the share of whole replicate precision curves inside
         ``lower``/``upper``: an in-sample check, not the coverage of the true curve) and,
-        for ``grid="threshold"``, ``recall_coverage``. ``median``, ``mean`` and
+        for ``over="threshold"``, ``recall_coverage``. ``median``, ``mean`` and
         ``std`` are also names of :class:`xarray.Dataset` methods: read those variables
         as ``band["median"]``. ``band.drop_dims("resample").to_dataframe()`` gives the
         band as a table.
@@ -347,7 +352,7 @@ def bootstrap_pr_band(
     (('resample', 'recall'), 11)
     >>> bool((band.lower <= band["median"]).all() and (band["median"] <= band.upper).all())
     True
-    >>> band = bootstrap_pr_band(y, s, grid="threshold", n_resamples=200, random_seed=1)
+    >>> band = bootstrap_pr_band(y, s, over="threshold", n_resamples=200, random_seed=1)
     >>> band.recall.dims
     ('resample', 'threshold')
     >>> band = bootstrap_pr_band(y, s, kind="simultaneous", n_resamples=200, random_seed=1)
@@ -359,7 +364,14 @@ def bootstrap_pr_band(
     """
     import xarray as xr
 
-    grid = check_choice(grid, "grid", ("recall", "threshold"))
+    if grid is not None:
+        warnings.warn(
+            "bootstrap_pr_band(grid=...) is deprecated; use over=...",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        over = grid
+    grid = check_choice(over, "over", ("recall", "threshold"))
     kind = check_choice(kind, "kind", BAND_KINDS)
     if not isinstance(stratified, (bool, np.bool_)):
         raise ValueError(f"`stratified` must be True or False; got {stratified!r}")
@@ -376,8 +388,8 @@ def bootstrap_pr_band(
     progress = Progress(n_resamples, "bootstrap_pr_band", progressbar)
     if kind == "simultaneous_t" and grid != "recall":
         raise ValueError(
-            f'`kind="simultaneous_t"` needs `grid="recall"` (it reads the counts TP, FP '
-            f"where recall reaches each grid point); got grid={grid!r}"
+            f'`kind="simultaneous_t"` needs `over="recall"` (it reads the counts TP, FP '
+            f"where recall reaches each grid point); got over={grid!r}"
         )
     try:
         if grid == "recall":
@@ -449,7 +461,8 @@ def bootstrap_pr_band(
         "kind": kind,
         "stratified": bool(stratified),
         "method": f"{draw} bootstrap, {band_name}",
-        "grid": grid,
+        "over": grid,
+        "grid": grid,  # the attribute's former name, kept
         "n_resamples": n_resamples,
         "n_positives": bins.n_pos,
         "n_negatives": bins.n_neg,

@@ -8,6 +8,7 @@ The data are prepared once (a :class:`bayes_prc.empirical.Ranked`, then its bins
 
 from __future__ import annotations
 
+import warnings
 from functools import cached_property
 
 import numpy as np
@@ -294,11 +295,12 @@ def bootstrap_replicates(
     *,
     estimator="average_precision",
     n_resamples=1000,
-    kind="stratified",
+    scheme="stratified",
     random_seed=None,
     pos_label=None,
     memory_budget=DEFAULT_MEMORY_BUDGET,
     progressbar=None,
+    kind=None,
 ):
     r"""Bootstrap distribution of an AUC-PR estimator.
 
@@ -310,8 +312,8 @@ def bootstrap_replicates(
         One of :data:`bayes_prc.AUC_PR_ESTIMATORS`.
     n_resamples : int, default 1000
         Number of replicates (>= 1).
-    kind : {"stratified", "bayesian", "unstratified"}, default "stratified"
-        ``"stratified"``: ordinary bootstrap, positives and negatives each resampled with
+    scheme : {"stratified", "bayesian", "unstratified"}, default "stratified"
+        The resampling scheme. ``"stratified"``: ordinary bootstrap, positives and negatives each resampled with
         replacement to their own size (replicate ``r`` is the resample in row ``r`` of
         :func:`stratified_indices`). ``"bayesian"``: Rubin's Bayesian bootstrap,
         Dirichlet(1, ..., 1) weights over all items (row ``r`` of
@@ -336,6 +338,8 @@ def bootstrap_replicates(
         the same ``random_seed`` *and* ``memory_budget``.
     progressbar : bool or None, default None
         Text progress on stderr; ``None`` shows it only when stderr is a terminal.
+    kind : str, optional
+        Deprecated alias of ``scheme`` (``kind`` names a band type elsewhere).
 
     Returns
     -------
@@ -372,7 +376,14 @@ def bootstrap_replicates(
     """
     estimator = check_choice(estimator, "estimator", AUC_PR_ESTIMATORS)
     n_resamples = check_int(n_resamples, "n_resamples")
-    kind = check_choice(kind, "kind", BOOTSTRAP_KINDS)
+    if kind is not None:
+        warnings.warn(
+            "bootstrap_replicates(kind=...) is deprecated; use scheme=...",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        scheme = kind
+    kind = check_choice(scheme, "scheme", BOOTSTRAP_KINDS)
     memory_budget = _check_budget(memory_budget)
     progressbar = check_progressbar(progressbar)
     bins = _Bins(_prepare(y_true, y_score, pos_label))

@@ -107,7 +107,7 @@ def stratified_indices(
 ):
     """Explicit indices of the stratified bootstrap resamples used by the engine.
 
-    Replays the random draws of :func:`bootstrap_replicates` (``kind="stratified"``),
+    Replays the random draws of :func:`bootstrap_replicates` (``scheme="stratified"``),
     :func:`bayes_prc.frequentist.ap_interval` (``"bootstrap"`` and ``"bca"``) and
     :func:`bayes_prc.frequentist.bootstrap_pr_band` for the same ``random_seed`` (and
     ``memory_budget``, which sets how many replicates are drawn per call of the
@@ -165,7 +165,7 @@ def unstratified_indices(
 ):
     """Explicit indices of the unstratified bootstrap resamples used by the engine.
 
-    Replays the draws of :func:`bootstrap_replicates` with ``kind="unstratified"`` and of
+    Replays the draws of :func:`bootstrap_replicates` with ``scheme="unstratified"`` and of
     :func:`bayes_prc.frequentist.ap_interval` / :func:`bayes_prc.frequentist.bootstrap_pr_band`
     with ``stratified=False`` (fewer than 100 000 items) for the same ``random_seed`` and
     ``memory_budget``: row ``r`` holds the resample behind their replicate ``r``. All
@@ -249,7 +249,7 @@ def dirichlet_weights(
 
     Row ``r`` is ``e / e.sum()`` with ``e`` standard exponential draws: a uniform draw
     from the simplex (Rubin 1981). Replays the draws of :func:`bootstrap_replicates` with
-    ``kind="bayesian"`` and of :func:`bayes_prc.frequentist.ap_interval` with
+    ``scheme="bayesian"`` and of :func:`bayes_prc.frequentist.ap_interval` with
     ``method="bayesian_bootstrap"`` for the same ``random_seed`` and ``memory_budget``.
 
     Returns

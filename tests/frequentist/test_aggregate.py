@@ -111,7 +111,7 @@ def large():
 def _quantiles(r, kind, monkeypatch, per_item, seed):
     if per_item:
         monkeypatch.setattr(engine, "use_counts", lambda n: False)
-    d = bootstrap_replicates(r, None, n_resamples=1500, kind=kind, random_seed=seed)
+    d = bootstrap_replicates(r, None, n_resamples=1500, scheme=kind, random_seed=seed)
     monkeypatch.undo()
     return d
 

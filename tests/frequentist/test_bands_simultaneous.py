@@ -47,14 +47,14 @@ def test_moved_function_is_shared_with_the_posterior():
 
 
 @pytest.mark.parametrize("stratified", [True, False])
-@pytest.mark.parametrize("grid", ["recall", "threshold"])
-def test_envelope_contains_the_level_share_of_replicate_curves(stratified, grid):
+@pytest.mark.parametrize("over", ["recall", "threshold"])
+def test_envelope_contains_the_level_share_of_replicate_curves(stratified, over):
     y, s = _sample(seed=3)
     level = 0.9
     band = bootstrap_pr_band(
         y,
         s,
-        grid=grid,
+        over=over,
         kind="simultaneous",
         stratified=stratified,
         n_resamples=300,
@@ -65,7 +65,7 @@ def test_envelope_contains_the_level_share_of_replicate_curves(stratified, grid)
     assert band.attrs["kind"] == "simultaneous"
     assert band.attrs["stratified"] is stratified
     pairs = [("precision", "", "coverage")]
-    if grid == "threshold":
+    if over == "threshold":
         pairs.append(("recall", "recall_", "recall_coverage"))
     for var, prefix, attr in pairs:
         reps = band[var].values
@@ -133,7 +133,7 @@ def test_unstratified_ap_replicates_equal_sklearn_on_the_replayed_resamples(n, p
     y, s = _sample(n=n, prevalence=prevalence, seed=2)
     if y.sum() == 0:
         y[0] = 1
-    reps = bootstrap_replicates(y, s, kind="unstratified", n_resamples=150, random_seed=8)
+    reps = bootstrap_replicates(y, s, scheme="unstratified", n_resamples=150, random_seed=8)
     idx = unstratified_indices(y, 150, random_seed=8)
     n_pos = y[idx].sum(axis=1)
     assert np.all(n_pos >= 1)  # the redraw rule: every replicate holds a positive
@@ -348,7 +348,7 @@ def test_sup_t_band_invariants():
 def test_sup_t_needs_the_recall_grid():
     y, s = _sample(n=40, seed=1)
     with pytest.raises(ValueError, match="simultaneous_t.*grid"):
-        bootstrap_pr_band(y, s, n_resamples=10, kind="simultaneous_t", grid="threshold")
+        bootstrap_pr_band(y, s, n_resamples=10, kind="simultaneous_t", over="threshold")
 
 
 def test_sup_t_band_covers_the_whole_curve_near_nominal():

@@ -100,7 +100,7 @@ def test_counts_as_weights_equal_duplicated_resample(rng):
 def test_bayesian_replicates_equal_sklearn_with_dirichlet_weights(rng):
     y, s = _data(rng)
     seed = _seed(rng)
-    reps = bs.bootstrap_replicates(y, s, n_resamples=40, kind="bayesian", random_seed=seed)
+    reps = bs.bootstrap_replicates(y, s, n_resamples=40, scheme="bayesian", random_seed=seed)
     w = bs.dirichlet_weights(y.shape[0], 40, random_seed=seed)
     ref = np.array([average_precision_score(y, s, sample_weight=wi) for wi in w])
     np.testing.assert_allclose(reps, ref, rtol=0, atol=TOL)
@@ -112,7 +112,7 @@ def test_other_estimators_equal_auc_pr_on_explicit_resamples(rng, estimator, kin
     y, s = _data(rng, n=int(rng.integers(10, 70)), decimals=int(rng.integers(0, 3)))
     seed = _seed(rng)
     reps = bs.bootstrap_replicates(
-        y, s, estimator=estimator, n_resamples=25, kind=kind, random_seed=seed
+        y, s, estimator=estimator, n_resamples=25, scheme=kind, random_seed=seed
     )
     if kind == "stratified":
         idx = bs.stratified_indices(y, 25, random_seed=seed)
@@ -308,7 +308,7 @@ def test_progressbar_writes_to_stderr_only_when_on(rng, capsys):
     [
         ({"n_resamples": 0}, r"`n_resamples` must be an integer >= 1; got 0"),
         ({"n_resamples": 2.5}, r"`n_resamples` .* got 2.5"),
-        ({"kind": "bayes"}, r"`kind` must be one of .* got 'bayes'"),
+        ({"scheme": "bayes"}, r"`scheme` must be one of .* got 'bayes'"),
         ({"estimator": "auc"}, r"`estimator` must be one of .* got 'auc'"),
         ({"memory_budget": -1}, r"`memory_budget` .* got -1"),
         ({"progressbar": "yes"}, r"`progressbar` .* got 'yes'"),
@@ -337,3 +337,14 @@ def test_validation_of_data_and_weights(rng):
         bs.percentile_interval([0.1, 0.2], confidence_level=1.5)
     with pytest.raises(ValueError, match=r"`estimator` .* got 'x'"):
         bs.jackknife_values(y, s, estimator="x")
+
+
+def test_bootstrap_replicates_kind_is_a_deprecated_alias_of_scheme():
+    y = np.array([0, 1, 0, 1, 1, 0, 1, 0, 0, 1])
+    s = np.linspace(0.0, 1.0, 10)
+    new = bs.bootstrap_replicates(y, s, n_resamples=30, scheme="bayesian", random_seed=2)
+    with pytest.warns(DeprecationWarning, match="use scheme="):
+        old = bs.bootstrap_replicates(y, s, n_resamples=30, kind="bayesian", random_seed=2)
+    np.testing.assert_array_equal(new, old)
+    with pytest.raises(ValueError, match="`scheme` must be one of"):
+        bs.bootstrap_replicates(y, s, scheme="pointwise")

@@ -450,7 +450,8 @@ def test_recall_band_replicates_equal_sklearn_curves(rng):
     np.testing.assert_allclose(band["median"].values, q[1], atol=TOL)
     np.testing.assert_allclose(band.upper.values, q[2], atol=TOL)
     assert band.precision.dims == ("resample", "recall")
-    assert band.attrs["confidence_level"] == 0.8 and band.attrs["grid"] == "recall"
+    assert band.attrs["confidence_level"] == 0.8 and band.attrs["over"] == "recall"
+    assert band.attrs["grid"] == "recall"  # the attribute's former name, kept
     assert "stratified bootstrap" in band.attrs["method"]
 
 
@@ -468,7 +469,7 @@ def test_threshold_band_is_seed_001_recipe(rng):
     y, s = _binormal(rng, n=90)
     seed = _seed(rng)
     band = fq.bootstrap_pr_band(
-        y, s, grid="threshold", n_resamples=12, grid_points=25, random_seed=seed
+        y, s, over="threshold", n_resamples=12, grid_points=25, random_seed=seed
     )
     grid = band.threshold.values
     np.testing.assert_allclose(grid, np.linspace(s.min(), s.max(), 25))
@@ -489,8 +490,8 @@ def test_band_ordering_and_validation(rng):
     band = fq.bootstrap_pr_band(y, s, n_resamples=50, random_seed=_seed(rng))
     assert band.sizes == {"resample": 50, "recall": 101}
     assert np.all(band.lower <= band["median"]) and np.all(band["median"] <= band.upper)
-    with pytest.raises(ValueError, match=r"`grid` must be one of .* got 'fpr'"):
-        fq.bootstrap_pr_band(y, s, grid="fpr")
+    with pytest.raises(ValueError, match=r"`over` must be one of .* got 'fpr'"):
+        fq.bootstrap_pr_band(y, s, over="fpr")
     with pytest.raises(ValueError, match=r"`grid_points` .* got 1"):
         fq.bootstrap_pr_band(y, s, grid_points=1)
     with pytest.raises(ValueError, match=r"`grid_points` \(recall values\) must lie in \[0, 1\]"):
@@ -525,3 +526,14 @@ def test_weighted_logit_interval_uses_kish_effective_positives():
     for method in ("bootstrap", "bca", "bayesian_bootstrap", "cross_validation"):
         with pytest.raises(ValueError, match=f"method={method!r}"):
             ap_interval(y, s, method=method, sample_weight=w)
+
+
+def test_bootstrap_pr_band_grid_is_a_deprecated_alias_of_over():
+    y = np.array([0, 1, 0, 1, 1, 0, 1, 0, 0, 1])
+    s = np.linspace(0.0, 1.0, 10)
+    new = fq.bootstrap_pr_band(y, s, over="threshold", n_resamples=20, random_seed=3)
+    with pytest.warns(DeprecationWarning, match="use over="):
+        old = fq.bootstrap_pr_band(y, s, grid="threshold", n_resamples=20, random_seed=3)
+    assert new.identical(old)
+    with pytest.raises(ValueError, match="`over` must be one of"):
+        fq.bootstrap_pr_band(y, s, over="precision")
