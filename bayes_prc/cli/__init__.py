@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import empirical
 from .._version import __version__
-from ._io import CLIError, _check_output, parse_labels, read_table
+from ._io import CLIError, _check_output, parse_labels, read_header, read_table
 from ._pool import add_select_parser
 
 __all__ = ["main", "empirical_summary", "format_summary"]
@@ -267,13 +267,48 @@ def _cmd_report(args):
     output = args.output or f"{Path(args.file).stem}.report.html"
     _check_output(output, args.force)  # before reading and computing anything
     _check_output(args.markdown, args.force, "Markdown output")
+    if args.labels is not None or args.pool:
+        if args.dask:
+            raise CLIError("--labels and --pool read CSV/TSV files; drop --dask")
+        from ._pool import run_labels_report, run_pool_report
+
+        args.progress = _progress(args)
+        run = run_labels_report if args.labels is not None else run_pool_report
+        out = run(args, output)
+        if not args.quiet:
+            print(f"report written to {out}")
+        return 0
     if args.dask:  # read with dask; the report itself needs the data in memory
         y, scores = _in_memory(*_read_dask(args), "the report")
     else:
+        header = read_header(args.file, delimiter=args.delimiter) or []
+        if "pool_row" in header:
+            from ._pool import round_trip_command
+
+            raise CLIError(
+                f"{args.file} holds rows that `bayes-prc select` chose from a pool (it has a "
+                "pool_row column): they oversample the top scores, so their AP is not the "
+                "pool's. Report the pool with:\n  "
+                + round_trip_command("POOL.csv", args.file, args.score, args.label)
+                + "\n(POOL.csv: the file the rows were selected from)"
+            )
         labels, scores = read_table(
             args.file, args.label, args.score, delimiter=args.delimiter, allow_empty=True
         )
-        if (labels == "").any():  # a pool: the labelled rows are a selection of it
+        blank = np.flatnonzero(labels == "")
+        if blank.size:
+            inc_col = args.inclusion_prob or "inclusion_prob"
+            if inc_col not in header:
+                shown = ", ".join(str(int(r) + 2) for r in blank[:5])
+                more = f" and {blank.size - 5} more" if blank.size > 5 else ""
+                raise CLIError(
+                    f"{args.file}: {blank.size} rows have no label in column {args.label!r} "
+                    f"(lines {shown}{more}). Label or drop them; if the file is a pool "
+                    "whose labelled rows are a selection, pass --pool with their "
+                    "inclusion probabilities (--inclusion-prob), or report it with "
+                    "--labels (see bayes-prc select)"
+                )
+            # a pool file with the selection's columns: the labelled rows are a selection
             from ._pool import run_pool_report
 
             args.progress = _progress(args)
@@ -392,6 +427,19 @@ def build_parser():
         "--score-models",
         action="store_true",
         help="also compare alternative score models by PSIS-LOO (NUTS; about a minute)",
+    )
+    p_rep.add_argument(
+        "--labels",
+        default=None,
+        metavar="SELECTED",
+        help="report the pool FILE from the rows `select` wrote (SELECTED, label column "
+        "filled in), merged back by pool_row; --label names SELECTED's label column",
+    )
+    p_rep.add_argument(
+        "--pool",
+        action="store_true",
+        help="FILE is a pool: rows with an empty label are unlabelled, the labelled rows "
+        "a selection with inclusion probabilities (--inclusion-prob)",
     )
     p_rep.add_argument(
         "--inclusion-prob",

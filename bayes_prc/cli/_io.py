@@ -19,6 +19,7 @@ __all__ = [
     "parse_labels",
     "parse_scores",
     "read_frame",
+    "read_header",
     "read_table",
     "sniff_delimiter",
 ]
@@ -168,6 +169,23 @@ def read_frame(path, *, delimiter=None):
         raise _csv_error(path, err) from None
     _tidy_columns(frame, path)
     return frame.apply(lambda c: c.str.strip()), sep
+
+
+def read_header(path, *, delimiter=None):
+    """The stripped column names of a CSV/TSV file (None for Parquet: not read here)."""
+    if str(path).lower().endswith((".parquet", ".pq")):
+        return None
+    import pandas as pd
+
+    path = Path(path)
+    if not path.is_file():
+        raise CLIError(f"cannot read {path}: no such file")
+    try:
+        sep = delimiter if delimiter is not None else sniff_delimiter(path)
+        header = pd.read_csv(path, sep=sep, encoding="utf-8-sig", nrows=0).columns
+    except (UnicodeDecodeError, pd.errors.EmptyDataError, pd.errors.ParserError, OSError) as err:
+        raise _csv_error(path, err) from None
+    return [str(c).strip() for c in header]
 
 
 def _csv_error(path, err):

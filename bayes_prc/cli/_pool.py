@@ -4,9 +4,15 @@ mode of ``report`` (a file whose empty label cells are the unlabelled pool).
 ``bayes-prc select pool.csv --score prob --budget 400 -o to_label.csv`` writes the rows
 to label, in selection order, with every original column plus ``pool_row`` (the row's
 1-based position among the data rows of the input), ``stratum``, ``inclusion_prob`` and
-an empty label column to fill in. Labels copied back into the pool file (the other rows'
-label cells left empty, ``inclusion_prob`` and ``stratum`` kept) make the input of
-``bayes-prc report pool.csv --score prob --label label``.
+an empty label column to fill in. Once it is filled in,
+``bayes-prc report pool.csv --labels to_label.csv --score prob --label label`` merges the
+labels back into the pool by ``pool_row`` and reports the whole pool. (Labels copied back
+into the pool file, the other rows' label cells left empty and ``inclusion_prob`` and
+``stratum`` kept, are the other input of the pool report.)
+
+The labelled rows alone are a biased sample of the pool (the top scores are oversampled):
+``report`` refuses a file with a ``pool_row`` column unless it comes as ``--labels``, and
+a file with blank labels but no inclusion probabilities unless ``--pool`` says it is one.
 """
 
 from __future__ import annotations
@@ -19,7 +25,13 @@ import numpy as np
 
 from ._io import CLIError, _check_output, parse_labels, parse_scores, read_frame
 
-__all__ = ["add_select_parser", "run_pool_report", "selection_from_columns"]
+__all__ = [
+    "add_select_parser",
+    "round_trip_command",
+    "run_labels_report",
+    "run_pool_report",
+    "selection_from_columns",
+]
 
 #: Columns added by ``select`` (with the label column).
 ADDED = ("pool_row", "stratum", "inclusion_prob")
@@ -78,9 +90,24 @@ def _cmd_select(args):
         print(
             f"{args.budget} of {scores.size} rows selected ({args.strategy}; labels per "
             f"stratum, highest scores first: {sizes}); fill column {args.label_column!r} "
-            f"of {output}"
+            f"of {output}, then report the pool with:\n  "
+            + round_trip_command(args.file, output, args.score, args.label_column)
         )
     return 0
+
+
+def _quote(text):
+    import shlex
+
+    return shlex.quote(str(text))
+
+
+def round_trip_command(pool_file, labels_file, score, label):
+    """The ``bayes-prc report`` command that reports a pool from its filled-in selection."""
+    return (
+        f"bayes-prc report {_quote(pool_file)} --labels {_quote(labels_file)} "
+        f"--score {_quote(score)} --label {_quote(label)}"
+    )
 
 
 def add_select_parser(sub, fmt):
@@ -224,6 +251,14 @@ def run_pool_report(args, output):
         raise CLIError(f"{args.file}: {labelled.size} labelled rows; a pool report needs more")
     y = parse_labels(raw[labelled], args.pos_label)
     selection = selection_from_columns(scores, labelled, pi, strata)
+    source = (
+        f"{args.file} (score column {args.score!r}, label column {args.label!r}, "
+        f"inclusion probabilities {inc_col!r})"
+    )
+    return _write_pool_report(args, output, scores, selection, y, source)
+
+
+def _write_pool_report(args, output, scores, selection, y, source):
     from .._report import pool_report
 
     return pool_report(
@@ -232,14 +267,91 @@ def run_pool_report(args, output):
         y,
         output,
         title=args.title or f"Pool report: {Path(args.file).name}",
-        source=f"{args.file} (score column {args.score!r}, label column {args.label!r}, "
-        f"inclusion probabilities {inc_col!r})",
+        source=source,
         random_seed=args.seed,
         n_resamples=args.n_resamples,
         force=args.force,
         markdown_path=args.markdown,
         progressbar=bool(args.progress),
     )
+
+
+def _lines(rows, limit=5):
+    """File line numbers of 0-based data rows (the header is line 1), the first few."""
+    shown = ", ".join(str(int(r) + 2) for r in rows[:limit])
+    return shown + (f" and {rows.size - limit} more" if rows.size > limit else "")
+
+
+def run_labels_report(args, output):
+    """``report POOL --labels FILE``: the selection's labels merged back by ``pool_row``.
+
+    ``FILE`` is what ``select`` wrote, with its label column filled in: ``pool_row``
+    (1-based data row of the pool), ``inclusion_prob``, ``stratum`` and the label. When
+    it also carries the score column, each row's score must match the pool's (the wrong
+    pool file is an error, not a silent mismatch).
+    """
+    pool, sep = read_frame(args.file, delimiter=args.delimiter)
+    scores = parse_scores(
+        _column(pool, args.score, "--score", args.file), sep, args.file, args.score
+    )
+    lab, lab_sep = read_frame(args.labels, delimiter=args.delimiter)
+    rows_raw = _column(lab, "pool_row", "--labels", args.labels).to_numpy(dtype=str)
+    try:
+        rows = rows_raw.astype(np.float64)
+    except ValueError:
+        bad = next(v for v in rows_raw if not _is_float(v))
+        raise CLIError(f"{args.labels}: pool_row {bad!r} is not a row number") from None
+    if not np.all((rows == np.round(rows)) & (rows >= 1) & (rows <= scores.size)):
+        bad = rows_raw[
+            np.flatnonzero(~((rows == np.round(rows)) & (rows >= 1) & (rows <= scores.size)))[0]
+        ]
+        raise CLIError(
+            f"{args.labels}: pool_row {bad!r} is not a data row of {args.file} "
+            f"(1 to {scores.size}): is {args.file} the pool the rows were selected from?"
+        )
+    idx = rows.astype(np.int64) - 1
+    if np.unique(idx).size != idx.size:
+        raise CLIError(f"{args.labels}: a pool_row appears twice; each selected row once")
+    raw = _column(lab, args.label, "--label", args.labels).to_numpy(dtype=str)
+    blank = np.flatnonzero(raw == "")
+    if blank.size:
+        raise CLIError(
+            f"{args.labels}: {blank.size} selected rows have no label yet (lines "
+            f"{_lines(blank)}); label every selected row (the design needs them all)"
+        )
+    if args.score in lab.columns:
+        own = parse_scores(lab[args.score], lab_sep, args.labels, args.score)
+        differ = np.flatnonzero(~np.isclose(own, scores[idx], rtol=1e-9, atol=0.0))
+        if differ.size:
+            i = differ[0]
+            raise CLIError(
+                f"{args.labels}: the score of pool_row {idx[i] + 1} is {own[i]!r} there but "
+                f"{scores[idx[i]]!r} in {args.file}: is {args.file} the pool the rows were "
+                "selected from?"
+            )
+    inc_col = args.inclusion_prob or "inclusion_prob"
+    pi_raw = _column(lab, inc_col, "--inclusion-prob", args.labels).to_numpy(dtype=str)
+    try:
+        pi = pi_raw.astype(np.float64)
+    except ValueError:
+        bad = str(next(v for v in pi_raw if not _is_float(v)))
+        raise CLIError(
+            f"{args.labels}: inclusion probability {bad!r} in column {inc_col!r} is not a number"
+        ) from None
+    stratum_col = args.stratum or ("stratum" if "stratum" in lab.columns else None)
+    strata = None
+    if stratum_col is not None:
+        strata = _column(lab, stratum_col, "--stratum", args.labels).to_numpy(dtype=str)
+    if idx.size < 2:
+        raise CLIError(f"{args.labels}: {idx.size} labelled rows; a pool report needs more")
+    y = parse_labels(raw, args.pos_label)
+    selection = selection_from_columns(scores, idx, pi, strata)
+    source = (
+        f"{args.file} (score column {args.score!r}, {scores.size} rows) with the labels of "
+        f"{args.labels} (label column {args.label!r}, merged by pool_row, inclusion "
+        f"probabilities {inc_col!r})"
+    )
+    return _write_pool_report(args, output, scores, selection, y, source)
 
 
 def _is_float(text):

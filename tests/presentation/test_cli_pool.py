@@ -164,6 +164,28 @@ def test_pool_report_end_to_end(tmp_path):
     assert "whole pool" in text and "<svg" in text
     md = (tmp_path / "r.md").read_text()
     assert "fit_pool" in md and "design" in md
+    # the round trip select prints: the filled-in selection merged back by pool_row gives
+    # the same pool report as the labels copied back by hand
+    sel.to_csv(tmp_path / "sel.csv", index=False)
+    res = run(
+        "report",
+        str(tmp_path / "pool.csv"),
+        "--labels",
+        str(tmp_path / "sel.csv"),
+        "--score",
+        "prob",
+        "--label",
+        "label",
+        "-o",
+        str(tmp_path / "r3.html"),
+        "--markdown",
+        str(tmp_path / "r3.md"),
+    )
+    assert res.returncode == 0, res.stderr
+    def body(text):  # without the title and the source line, which name the files
+        return [line for line in text.splitlines()[1:] if "score column" not in line]
+
+    assert body((tmp_path / "r3.md").read_text()) == body(md)
     # without inclusion probabilities: a clear error, no report
     full.drop(columns=["inclusion_prob"]).to_csv(tmp_path / "noinc.csv", index=False)
     out2 = tmp_path / "r2.html"
@@ -194,3 +216,107 @@ def test_pool_report_end_to_end(tmp_path):
     )
     assert res.returncode == 2 and not out2.exists()
     assert "inclusion probability '' in column 'inclusion_prob' is not a number" in res.stderr
+
+
+def _selected_file(tmp_path, n=2000, budget=100):
+    pool = _pool_file(tmp_path / "pool.csv", n=n)
+    res = run(
+        "select",
+        str(tmp_path / "pool.csv"),
+        "--score",
+        "prob",
+        "--budget",
+        str(budget),
+        "-o",
+        str(tmp_path / "to_label.csv"),
+    )
+    assert res.returncode == 0, res.stderr
+    # select prints the command that reports the pool from the filled-in file
+    assert "bayes-prc report" in res.stdout and "--labels" in res.stdout
+    assert str(tmp_path / "to_label.csv") in res.stdout
+    sel = pd.read_csv(tmp_path / "to_label.csv")
+    sel["label"] = sel["truth"]
+    sel.to_csv(tmp_path / "to_label.csv", index=False)
+    return pool, sel
+
+
+def test_report_refuses_the_selected_rows_as_a_test_set(tmp_path):
+    """The labelled rows alone oversample the top scores: never reported as a test set."""
+    _selected_file(tmp_path)
+    out = tmp_path / "r.html"
+    res = run(
+        "report",
+        str(tmp_path / "to_label.csv"),
+        "--score",
+        "prob",
+        "--label",
+        "label",
+        "-o",
+        str(out),
+    )
+    assert res.returncode == 2 and not out.exists()
+    assert "pool_row" in res.stderr and "--labels" in res.stderr
+    assert f"--labels {tmp_path / 'to_label.csv'}" in res.stderr
+
+
+def test_labels_route_errors_name_the_problem(tmp_path):
+    pool, sel = _selected_file(tmp_path)
+    out = tmp_path / "r.html"
+
+    def report(labels_file, *extra):
+        return run(
+            "report",
+            str(tmp_path / "pool.csv"),
+            "--labels",
+            str(labels_file),
+            "--score",
+            "prob",
+            "--label",
+            "label",
+            "-o",
+            str(out),
+            *extra,
+        )
+
+    partial = sel.copy()
+    partial.loc[[3, 7], "label"] = None
+    partial.to_csv(tmp_path / "partial.csv", index=False)
+    res = report(tmp_path / "partial.csv")
+    assert res.returncode == 2 and "2 selected rows have no label yet (lines 5, 9)" in res.stderr
+    other = pool.copy()
+    other["prob"] = other["prob"] + 1.0  # another pool (or another score column)
+    other.to_csv(tmp_path / "pool.csv", index=False)
+    res = report(tmp_path / "to_label.csv")
+    assert res.returncode == 2 and "is pool.csv the pool" not in res.stderr
+    assert "the pool the rows were selected from" in res.stderr
+    pool.iloc[:50].to_csv(tmp_path / "pool.csv", index=False)  # too short
+    res = report(tmp_path / "to_label.csv")
+    assert res.returncode == 2 and "is not a data row of" in res.stderr
+    assert not out.exists()
+
+
+def test_blank_labels_without_selection_columns_are_an_error(tmp_path):
+    frame = _pool_file(tmp_path / "data.csv", n=200)
+    frame["y"] = frame["truth"].astype(str)
+    frame.loc[[4, 10, 11], "y"] = ""
+    frame.to_csv(tmp_path / "data.csv", index=False)
+    out = tmp_path / "r.html"
+    res = run(
+        "report", str(tmp_path / "data.csv"), "--score", "prob", "--label", "y", "-o", str(out)
+    )
+    assert res.returncode == 2 and not out.exists()
+    assert "3 rows have no label in column 'y' (lines 6, 12, 13)" in res.stderr
+    assert "--pool" in res.stderr
+    # --pool says it is a pool; then the inclusion probabilities are required
+    res = run(
+        "report",
+        str(tmp_path / "data.csv"),
+        "--score",
+        "prob",
+        "--label",
+        "y",
+        "--pool",
+        "-o",
+        str(out),
+    )
+    assert res.returncode == 2 and "--inclusion-prob" in res.stderr and not out.exists()
