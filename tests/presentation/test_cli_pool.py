@@ -182,6 +182,7 @@ def test_pool_report_end_to_end(tmp_path):
         str(tmp_path / "r3.md"),
     )
     assert res.returncode == 0, res.stderr
+
     def body(text):  # without the title and the source line, which name the files
         return [line for line in text.splitlines()[1:] if "score column" not in line]
 
