@@ -221,7 +221,16 @@ def check_binary_target(y_true, pos_label=None, name="y_true"):
     y = check_1d(y_true, name)
     if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
         i, _ = _first_bad(~np.isfinite(y))
-        raise ValueError(f"`{name}` contains a non-finite label ({y[i].item()!r} at index {i})")
+        hint = ""
+        if np.isnan(y[i]):
+            hint = (
+                f"; {int(np.isnan(y).sum())} labels are missing: unlabelled items of a pool "
+                "whose labelled rows are a selection are evaluated with bayes_prc.pool "
+                "(select_labels, fit_pool), not as a test set"
+            )
+        raise ValueError(
+            f"`{name}` contains a non-finite label ({y[i].item()!r} at index {i}){hint}"
+        )
     classes = unique_labels(y)
     continuous = y.dtype.kind == "f" and not _is_integral_float(y)
     if classes.size > 2:

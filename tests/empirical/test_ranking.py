@@ -465,3 +465,8 @@ def test_more_errors():
         bp.roc_auc_score([0, 1], [0.1, 0.2], max_fpr=2)
     with pytest.raises(ValueError, match=r"`y_true` contains a non-finite label"):
         bp.precision_recall_curve([0, np.nan], [0.1, 0.2])
+    # missing labels are named as such, with the pool route (never a silent mode switch)
+    with pytest.raises(ValueError, match=r"\(nan at index 1\); 2 labels are missing: .*pool"):
+        bp.ap_interval([0, np.nan, 1, np.nan], [0.1, 0.2, 0.3, 0.4])
+    with pytest.raises(ValueError, match=r"non-finite label \(inf at index 0\)$"):
+        bp.average_precision_score([np.inf, 1.0], [0.1, 0.2])
