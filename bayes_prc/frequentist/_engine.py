@@ -14,6 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from .._core import Progress, check_choice, check_int, check_progressbar, check_random_state
+from .._core.groups import cluster_weight_blocks
 from ..empirical import AUC_PR_ESTIMATORS, as_ranked, auc_pr_validated
 from ._aggregate import coarsen, count_blocks, use_counts
 from ._resample import (
@@ -24,7 +25,11 @@ from ._resample import (
     _draw_blocks,
 )
 
-__all__ = ["average_precision_replicates", "bootstrap_replicates"]
+__all__ = ["CLUSTER_SCHEMES", "average_precision_replicates", "bootstrap_replicates"]
+
+#: Resampling schemes of whole clusters (``groups=``): the cluster bootstrap and the
+#: cluster Bayesian bootstrap.
+CLUSTER_SCHEMES = ("cluster", "cluster_bayesian")
 
 
 # --------------------------------------------------------------------------------------
@@ -146,6 +151,26 @@ def _max_precision_at_recall(cp, cn, recall):
 # --------------------------------------------------------------------------------------
 # replicates
 # --------------------------------------------------------------------------------------
+def _draws(bins, rng, n_resamples, kind, block):
+    """The draws of ``kind``, block by block: item draws, or item weights (b, n).
+
+    ``"cluster"`` / ``"cluster_bayesian"`` (the clusters in ``bins.clusters``, a
+    :class:`~bayes_prc._core.groups.Clusters`) give item weights in the input order, as
+    ``"bayesian"`` does; the others come from :func:`._resample._draw_blocks`.
+    """
+    if kind in CLUSTER_SCHEMES:
+        return cluster_weight_blocks(
+            rng,
+            bins.clusters,
+            bins.ranked.is_pos,
+            n_resamples,
+            block,
+            bayesian=kind == "cluster_bayesian",
+            both_classes=getattr(bins, "both_classes", False),
+        )
+    return _draw_blocks(rng, n_resamples, bins.n_pos, bins.n_neg, kind, block)
+
+
 def _binned_blocks(bins, specs, n_resamples, rng, kind, block, progress):
     """Yield, a block of replicates at a time, their class weights per bin.
 
@@ -156,7 +181,7 @@ def _binned_blocks(bins, specs, n_resamples, rng, kind, block, progress):
     ``(cp, cn)`` of shape ``(b, n_bins)`` per spec.
     """
     done = 0
-    for draws in _draw_blocks(rng, n_resamples, bins.n_pos, bins.n_neg, kind, block):
+    for draws in _draws(bins, rng, n_resamples, kind, block):
         if kind == "stratified":
             dp, dn = draws
             b = dp.shape[0]
@@ -194,7 +219,7 @@ def _replicate_weights(bins, n_resamples, rng, kind, block):
     """Yield each replicate's weights over the items, in the pre-sorted order."""
     order = bins.sorted_view[0]
     items = np.concatenate((bins.pos_items, bins.neg_items))
-    for draws in _draw_blocks(rng, n_resamples, bins.n_pos, bins.n_neg, kind, block):
+    for draws in _draws(bins, rng, n_resamples, kind, block):
         if kind == "unstratified":
             for d in draws:
                 yield np.bincount(items[d], minlength=bins.n).astype(np.float64)[order]
@@ -222,7 +247,7 @@ def _replicates(bins, estimator, n_resamples, kind, rng, block, progressbar, lab
         if estimator == "average_precision":
             k = bins.n_groups
             shift = 0.0
-            if use_counts(bins.n):
+            if use_counts(bins.n) and kind not in CLUSTER_SCHEMES:
                 cp0, cn0 = bins.data_counts
                 cp_bins, cn_bins, k = coarsen(np.append(cp0[0], 0.0), cn0[0], k)
                 if k < bins.n_groups:  # the AP lost by merging bins, restored (module doc)

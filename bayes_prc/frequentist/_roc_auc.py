@@ -47,6 +47,7 @@ from .._core import (
     check_random_state,
     warn_at_caller,
 )
+from .._core.groups import check_groups
 from ..empirical import as_ranked
 from ..exceptions import UndefinedMetricWarning
 from ._aggregate import MAX_GROUPS, count_blocks, use_counts
@@ -99,6 +100,12 @@ class ROCAUCInterval(IntervalResult):
         Replicate AUCs, shape ``(n_resamples,)``; None for the closed-form methods.
     n_positives, n_negatives : int
         Class sizes of the data.
+    note : str or None
+        With ``groups``: the clusters and the design effect.
+    n_clusters : int or None
+        Number of clusters (``groups``); None without.
+    design_effect : float or None
+        With ``groups``: the clustered variance over the ungrouped (DeLong) variance.
     """
 
     standard_error: float
@@ -106,6 +113,9 @@ class ROCAUCInterval(IntervalResult):
     bootstrap_distribution: np.ndarray | None = field(repr=False)
     n_positives: int
     n_negatives: int
+    note: str | None = None
+    n_clusters: int | None = None
+    design_effect: float | None = None
 
 
 # --------------------------------------------------------------------------------------
@@ -219,7 +229,7 @@ def _auc_from_level_counts(cp, cn):
     return np.einsum("ij,ij->i", cp, below + 0.5 * cn) / (n_pos * n_neg)
 
 
-def _bootstrap_aucs(ranked, n_resamples, rng, progressbar, estimate):
+def _bootstrap_aucs(ranked, n_resamples, rng, progressbar, estimate, clusters=None):
     """Stratified bootstrap AUCs: the engine's draws, counted per distinct score.
 
     Below :data:`~._aggregate.AGGREGATE_MIN_ITEMS` items, replicate ``r`` is the AUC of
@@ -228,10 +238,13 @@ def _bootstrap_aucs(ranked, n_resamples, rng, progressbar, estimate):
     per merged score bin (:func:`_merged_counts`, :func:`_binned_bootstrap_aucs`),
     O(bins) instead of O(n); ``estimate`` (the data's exact AUC) sets the shift.
     """
-    if use_counts(ranked.n_samples):
+    if use_counts(ranked.n_samples) and clusters is None:
         cp, cn = _merged_counts(ranked, 2 * MAX_GROUPS)
         return _binned_bootstrap_aucs(cp, cn, estimate, n_resamples, rng, progressbar)
     bins = _Bins(ranked)
+    kind = "stratified"
+    if clusters is not None:  # whole clusters, each replicate with both classes
+        bins.clusters, bins.both_classes, kind = clusters, True, "cluster"
     levels, pos_level, neg_level = bins.threshold_bins
     spec = (pos_level, neg_level, levels.shape[0])
     block = _block_size(bins.n, DEFAULT_MEMORY_BUDGET)
@@ -239,7 +252,7 @@ def _bootstrap_aucs(ranked, n_resamples, rng, progressbar, estimate):
     out = np.empty(n_resamples)
     start = 0
     try:
-        for blocks in _binned_blocks(bins, [spec], n_resamples, rng, "stratified", block, progress):
+        for blocks in _binned_blocks(bins, [spec], n_resamples, rng, kind, block, progress):
             cp, cn = blocks[0]
             out[start : start + cp.shape[0]] = _auc_from_level_counts(cp, cn)
             start += cp.shape[0]
@@ -325,6 +338,70 @@ def _check_roc_data(ranked, sample_weight, method):
         )
 
 
+def clustered_delong_variance(v10, v01, pos_codes, neg_codes, n_clusters):
+    """Obuchowski's (1997) variance of the AUC (or of a difference of paired AUCs).
+
+    ``v10`` / ``v01`` are DeLong's structural components of the positives / negatives
+    (for a difference of two classifiers, the differences of their components), and
+    ``pos_codes`` / ``neg_codes`` the cluster of each. With cluster sums ``S10_k``,
+    ``S01_k``, ``m_k`` positives and ``n_k`` negatives in cluster ``k``, ``M``, ``N`` the
+    class totals, ``A = sum v10 / M`` and ``I10`` / ``I01`` / ``I`` the numbers of clusters
+    holding a positive / a negative / anything::
+
+        s10 = I10 / ((I10 - 1) M) sum_k (S10_k - m_k A)^2
+        s01 = I01 / ((I01 - 1) N) sum_k (S01_k - n_k A)^2
+        s11 = I / (I - 1) sum_k (S10_k - m_k A)(S01_k - n_k A)
+        var = s10 / M + s01 / N + 2 s11 / (M N)
+
+    With every cluster a single item this is DeLong's variance exactly.
+    """
+    m, n = v10.shape[0], v01.shape[0]
+    a10 = v10.sum() / m
+    a01 = v01.sum() / n  # equals a10 up to round-off; each centres its own sums
+    s10_k = np.bincount(pos_codes, weights=v10, minlength=n_clusters)
+    s01_k = np.bincount(neg_codes, weights=v01, minlength=n_clusters)
+    m_k = np.bincount(pos_codes, minlength=n_clusters).astype(np.float64)
+    n_k = np.bincount(neg_codes, minlength=n_clusters).astype(np.float64)
+    d10 = s10_k - m_k * a10
+    d01 = s01_k - n_k * a01
+    i10, i01 = int(np.count_nonzero(m_k)), int(np.count_nonzero(n_k))
+    i_all = int(np.count_nonzero(m_k + n_k))
+    s10 = i10 / ((i10 - 1.0) * m) * np.sum(d10**2) if i10 > 1 else 0.0
+    s01 = i01 / ((i01 - 1.0) * n) * np.sum(d01**2) if i01 > 1 else 0.0
+    s11 = i_all / (i_all - 1.0) * np.sum(d10 * d01) if i_all > 1 else 0.0
+    return float(s10 / m + s01 / n + 2.0 * s11 / (m * n))
+
+
+def _cluster_loo_aucs(ranked, comp, clusters):
+    """Leave-one-cluster-out AUCs (clusters whose removal empties a class dropped).
+
+    ``T_k = T - N S10_k - M S01_k + W_k``, the pair score without cluster ``k``: minus the
+    pairs of its positives and of its negatives, plus (counted twice) the pairs within it.
+    """
+    is_pos, score = ranked.is_pos, ranked.y_score
+    m, n = ranked.n_pos, ranked.n_neg
+    v10, v01 = comp.v10[0], comp.v01[0]
+    codes = clusters.codes
+    total = comp.auc[0] * m * n
+    pos_codes, neg_codes = codes[is_pos], codes[~is_pos]
+    row_pos = np.bincount(pos_codes, weights=v10 * n, minlength=clusters.n_clusters)
+    col_neg = np.bincount(neg_codes, weights=v01 * m, minlength=clusters.n_clusters)
+    m_k = np.bincount(pos_codes, minlength=clusters.n_clusters)
+    n_k = np.bincount(neg_codes, minlength=clusters.n_clusters)
+    order = np.argsort(codes, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(clusters.sizes)])
+    out = []
+    for k in range(clusters.n_clusters):
+        if m_k[k] == m or n_k[k] == n:
+            continue
+        items = order[starts[k] : starts[k + 1]]
+        p, q = score[items][is_pos[items]], score[items][~is_pos[items]]
+        within = float(np.sum(p[:, None] > q) + 0.5 * np.sum(p[:, None] == q))
+        t_k = total - row_pos[k] - col_neg[k] + within
+        out.append(t_k / ((m - m_k[k]) * (n - n_k[k])))
+    return np.asarray(out, dtype=np.float64)
+
+
 def roc_auc_interval(
     y_true,
     y_score,
@@ -336,6 +413,7 @@ def roc_auc_interval(
     pos_label=None,
     sample_weight=None,
     progressbar=None,
+    groups=None,
 ):
     r"""Confidence interval for the area under the ROC curve.
 
@@ -382,6 +460,14 @@ def roc_auc_interval(
         count unit-weight items.
     progressbar : bool or None, default None
         Text progress on stderr for the bootstrap methods; None: only on a terminal.
+    groups : array-like of shape (n_samples,), optional
+        Cluster id of each item (items of one cluster are not independent). ``"delong"``
+        and ``"delong_logit"`` then use Obuchowski's (1997) clustered variance (DeLong's
+        components summed per cluster, with the within-cluster covariance of the two
+        classes), ``"bootstrap"`` and ``"bca"`` resample whole clusters (each replicate
+        holding both classes; BCa's acceleration from the exact leave-one-cluster-out
+        AUCs). ``"hanley_mcneil"`` does not take ``groups``. With every cluster a single
+        item the result is the ungrouped one (same seed), with a note.
 
     Returns
     -------
@@ -447,11 +533,21 @@ def roc_auc_interval(
     _check_roc_data(ranked, sample_weight, method)
     is_pos, score = ranked.is_pos, ranked.y_score
     m, n = ranked.n_pos, ranked.n_neg
+    clusters = None
+    common = {}
+    if groups is not None:
+        if method == "hanley_mcneil":
+            raise ValueError("method='hanley_mcneil' does not take `groups`")
+        clusters = check_groups(groups, ranked.n_samples)
+        common["n_clusters"] = clusters.n_clusters
+        if clusters.singletons:
+            clusters = None
+            common["note"] = "every cluster is a single item: ungrouped"
     comp = ranked.derived.get("delong_components")
     if comp is None:  # once per prepared data: a table of intervals reuses it
         comp = ranked.derived["delong_components"] = delong_components(is_pos, score)
     estimate = float(comp.auc[0])
-    common = dict(
+    common.update(
         estimate=estimate, confidence_level=level, method=method, n_positives=m, n_negatives=n
     )
     z = float(-ndtri((1.0 - level) / 2.0))
@@ -460,6 +556,21 @@ def roc_auc_interval(
             se = _hanley_mcneil_se(estimate, m, n)
         else:
             se = float(np.sqrt(max(_delong_covariance(comp.v10, comp.v01)[0, 0], 0.0)))
+        if clusters is not None:
+            naive = se
+            var = clustered_delong_variance(
+                comp.v10[0],
+                comp.v01[0],
+                clusters.codes[is_pos],
+                clusters.codes[~is_pos],
+                clusters.n_clusters,
+            )
+            se = float(np.sqrt(max(var, 0.0)))
+            deff = (se / naive) ** 2 if naive > 0 else None
+            common["design_effect"] = deff
+            common["note"] = f"{clusters.describe()}: Obuchowski's clustered variance" + (
+                f", {deff:.3g} x DeLong's" if deff is not None else ""
+            )
         if se == 0.0 or not 0.0 < estimate < 1.0:
             warn_at_caller(
                 f"the {method} standard error is {se:.3g} at AUC {estimate:.3g} (perfectly "
@@ -483,8 +594,25 @@ def roc_auc_interval(
             **common,
         )
     rng = check_random_state(random_seed)
-    dist = _bootstrap_aucs(ranked, n_resamples, rng, progressbar, estimate)
-    if method == "bca":
+    dist = _bootstrap_aucs(ranked, n_resamples, rng, progressbar, estimate, clusters)
+    if clusters is not None:
+        naive = float(_delong_covariance(comp.v10, comp.v01)[0, 0])
+        deff = float(np.var(dist, ddof=1)) / naive if naive > 0 and dist.size > 1 else None
+        common["design_effect"] = deff
+        common["note"] = f"{clusters.describe()}: whole clusters resampled" + (
+            f"; variance {deff:.3g} x DeLong's" if deff is not None else ""
+        )
+    if method == "bca" and clusters is not None:
+        loo = _cluster_loo_aucs(ranked, comp, clusters)
+        bca = bca_interval(estimate, dist, [loo], confidence_level=level, sizes=[loo.size])
+        if not np.isfinite(bca.low):
+            warn_at_caller(
+                "the BCa interval is undefined: the estimate lies outside the range of the "
+                "bootstrap distribution (degenerate data); low and high are NaN",
+                UndefinedMetricWarning,
+            )
+        low, high = bca.low, bca.high
+    elif method == "bca":
         strata, sizes = [], []
         for v, size in ((comp.v10[0], m), (comp.v01[0], n)):
             if size > 1:  # a class of one item gives no leave-one-out value
