@@ -281,14 +281,15 @@ def _replicates(bins, estimator, n_resamples, kind, rng, block, progressbar, lab
     return np.clip(out, 0.0, 1.0, out=out)
 
 
-def paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall=None):
+def paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall=None, clusters=None):
     """AP (and precision at ``recall``) of two classifiers of the same items, paired.
 
     ``ranked_a`` and ``ranked_b`` hold the same labels; every replicate applies the same
     resample (or Dirichlet weights) to both. One replicate is drawn per call of the
     generator (blocks of one): per replicate ``rng.integers(0, n_pos, n_pos)`` then
     ``rng.integers(0, n_neg, n_neg)`` (stratified), or ``rng.standard_exponential(n)``
-    normalized (Bayesian).
+    normalized (Bayesian); with ``clusters`` and ``kind`` "cluster" /
+    "cluster_bayesian", whole clusters (:func:`bayes_prc._core.groups.cluster_weight_blocks`).
 
     Returns
     -------
@@ -297,6 +298,8 @@ def paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall=None):
         precision among thresholds with recall >= ``recall``).
     """
     bins = (_Bins(ranked_a), _Bins(ranked_b))
+    if clusters is not None:  # whole clusters ("cluster" / "cluster_bayesian")
+        bins[0].clusters = clusters
     out = np.empty((2 if recall is None else 4, n_resamples))
     progress = Progress(n_resamples, "paired", False)
     start = 0

@@ -185,20 +185,32 @@ def _delong_covariance(v10, v01):
     return out
 
 
-def paired_delong_test(is_pos, score_a, score_b):
+def paired_delong_test(is_pos, score_a, score_b, clusters=None):
     """DeLong's two-sided normal test of ``AUC_B - AUC_A`` (both classes, >= 2 each).
 
     The variance of the difference is that of the differences of the components (the
     same as ``c' S c`` with ``c = (-1, 1)``, but exactly 0 for identical classifiers).
-    With a zero variance the p-value is 1 for a zero difference and 0 otherwise.
+    With a zero variance the p-value is 1 for a zero difference and 0 otherwise. With
+    ``clusters`` (:class:`~bayes_prc._core.groups.Clusters`), the variance of the
+    difference is Obuchowski's clustered one of the differences of the components
+    (:func:`clustered_delong_variance`).
     """
     comp = delong_components(is_pos, np.vstack((score_a, score_b)))
     m, n = comp.v10.shape[1], comp.v01.shape[1]
     diff = float(comp.auc[1] - comp.auc[0])
-    var = (
-        np.var(comp.v10[1] - comp.v10[0], ddof=1) / m
-        + np.var(comp.v01[1] - comp.v01[0], ddof=1) / n
-    )
+    if clusters is None:
+        var = (
+            np.var(comp.v10[1] - comp.v10[0], ddof=1) / m
+            + np.var(comp.v01[1] - comp.v01[0], ddof=1) / n
+        )
+    else:
+        var = clustered_delong_variance(
+            comp.v10[1] - comp.v10[0],
+            comp.v01[1] - comp.v01[0],
+            clusters.codes[is_pos],
+            clusters.codes[~is_pos],
+            clusters.n_clusters,
+        )
     se = float(np.sqrt(max(var, 0.0)))
     if se > 0:
         z = diff / se

@@ -55,6 +55,7 @@ from .._core import (
     check_random_state,
     check_rope,
 )
+from .._core.groups import check_groups
 from .._core.transforms import check_transform, transform_scores
 from ..empirical import Ranked, average_precision_score, precision_at_recall
 from ..exceptions import BayesPRCWarning
@@ -273,6 +274,7 @@ def compare_classifiers(
     random_seed=None,
     model="semiparametric",
     selection=None,
+    groups=None,
 ):
     """Compare two classifiers' AP or ROC AUC on the same items: is B better than A?
 
@@ -378,6 +380,14 @@ def compare_classifiers(
         which returns a :class:`~bayes_prc.pool.PoolComparison`; ``metric``,
         ``method``, ``recall``, ``transform``, ``priors``, ``model`` and
         ``bayes_method`` must keep their defaults.
+    groups : array-like of shape (n_samples,), optional
+        Cluster id of each item (patients, images, queries): the clusters, not the
+        items, are independent. ``"bootstrap"`` (the default for AP with ``groups``)
+        and ``"bayesian_bootstrap"`` then resample whole clusters, the same draw for
+        both classifiers; ``"delong"`` (ROC AUC) uses Obuchowski's (1997) clustered
+        variance of the difference of the components. ``"bayes"`` and
+        ``"permutation"`` do not take ``groups`` (yet). With every cluster a single
+        item the result is the ungrouped one (same seed).
 
     Returns
     -------
@@ -471,6 +481,8 @@ def compare_classifiers(
     level = check_probability(ci_prob, "ci_prob")
     rope = check_rope(rope)
     if selection is not None:
+        if groups is not None:
+            raise ValueError("`groups` and `selection` cannot be combined")
         return compare_on_selection(
             y_true,
             score_a,
@@ -492,6 +504,9 @@ def compare_classifiers(
             },
         )
     recall = None if recall is None else check_probability(recall, "recall")
+    method_given = method
+    if groups is not None and method is None and metric == "average_precision":
+        method = "bootstrap"  # the cluster bootstrap: the cluster-aware default
     method = check_metric_method(metric, method, recall, rope)
     n_resamples = check_int(n_resamples, "n_resamples")
     draws = check_int(draws, "draws")
@@ -501,6 +516,20 @@ def compare_classifiers(
     rng = check_random_state(random_seed)
     ranked_a, ranked_b = _compare_iv(y_true, score_a, score_b, pos_label)
     is_pos, a, b = ranked_a.is_pos, ranked_a.y_score, ranked_b.y_score
+    clusters = None
+    if groups is not None:
+        clusters = check_groups(groups, is_pos.size)
+        if clusters.singletons:  # the ungrouped comparison, its default method included
+            clusters = None
+            if method_given is None:
+                method = check_metric_method(metric, None, recall, rope)
+                if method == "bayes" and bayes_method == "nuts":
+                    tune = check_int(tune, "tune")
+        elif method in ("bayes", "permutation"):
+            raise ValueError(
+                f"method={method!r} does not take `groups`; use 'bootstrap' or "
+                "'bayesian_bootstrap' (whole clusters resampled) or, for the ROC AUC, 'delong'"
+            )
     if method in ("delong", "permutation"):
         fields = frequentist_fields(
             ranked_a,
@@ -511,6 +540,7 @@ def compare_classifiers(
             rope=rope,
             n_resamples=n_resamples,
             rng=rng,
+            clusters=clusters,
         )
         return PairedComparison(
             confidence_level=level,
@@ -564,7 +594,9 @@ def compare_classifiers(
         }
     else:
         kind = "stratified" if method == "bootstrap" else "bayesian"
-        reps = paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall)
+        if clusters is not None:
+            kind = "cluster" if method == "bootstrap" else "cluster_bayesian"
+        reps = paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall, clusters)
         ap_a_d, ap_b_d = reps[0], reps[1]
         prec_a_d, prec_b_d = (reps[2], reps[3]) if recall is not None else (None, None)
 

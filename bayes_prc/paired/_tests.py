@@ -71,7 +71,9 @@ def _normal_shares(estimate, se, rope):
     }
 
 
-def frequentist_fields(ranked_a, ranked_b, *, metric, method, level, rope, n_resamples, rng):
+def frequentist_fields(
+    ranked_a, ranked_b, *, metric, method, level, rope, n_resamples, rng, clusters=None
+):
     """Fields of :class:`~bayes_prc.paired.PairedComparison` for "delong" / "permutation".
 
     ``ranked_a`` and ``ranked_b`` are validated (both classes present) and share the
@@ -98,7 +100,7 @@ def frequentist_fields(ranked_a, ranked_b, *, metric, method, level, rope, n_res
                 "method='delong' needs at least 2 positives and 2 negatives (DeLong's "
                 f"variance); got {n_pos} positive(s) out of {is_pos.shape[0]}"
             )
-        test = paired_delong_test(is_pos, a, b)
+        test = paired_delong_test(is_pos, a, b, clusters)
         est, se = test.difference, test.standard_error
         half = float(ndtri((1.0 + level) / 2.0)) * se
         prob, shares = _normal_shares(est, se, rope)

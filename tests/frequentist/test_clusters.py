@@ -153,3 +153,66 @@ def test_groups_errors():
         bp.ap_interval(y, s, method="cross_validation", groups=[0, 0, 1, 1, 2, 2])
     with pytest.raises(ValueError, match=r"one cluster id per item \(6\)"):
         bp.ap_interval(y, s, method="bootstrap", groups=[0, 1])
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"method": "bootstrap"},
+        {"method": "bayesian_bootstrap"},
+        {"metric": "roc_auc"},
+        {},  # the default method: "bayes" ungrouped, and so with singleton clusters
+    ],
+)
+def test_compare_classifiers_singleton_clusters_are_the_ungrouped_result(rng, kw):
+    y, s, _ = clustered(rng, n_clusters=40)
+    s_b = s + rng.normal(size=s.size)
+    seed = int(rng.integers(1 << 30))
+    extra = {"draws": 100, "chains": 2} if not kw else {"n_resamples": 200}
+    plain = bp.compare_classifiers(y, s, s_b, random_seed=seed, **kw, **extra)
+    one = bp.compare_classifiers(
+        y, s, s_b, random_seed=seed, groups=np.arange(y.size), **kw, **extra
+    )
+    assert one.method == plain.method and (one.low, one.high) == (plain.low, plain.high)
+
+
+def test_paired_cluster_bootstrap_replicates_are_the_rebuilt_data(rng):
+    y, s, g = clustered(rng, n_clusters=20)
+    s_b = s + rng.normal(size=s.size)
+    seed = int(rng.integers(1 << 30))
+    res = bp.compare_classifiers(
+        y, s, s_b, method="bootstrap", n_resamples=25, random_seed=seed, groups=g
+    )
+    assert res.method == "bootstrap"
+    replay = np.random.default_rng(seed)
+    pos_per = np.bincount(g, weights=y)
+    for r in range(25):  # paired_replicates draws one replicate per block
+        draws = replay.integers(0, 20, size=(1, 20))
+        while pos_per[draws].sum() == 0:
+            draws = replay.integers(0, 20, size=(1, 20))
+        idx = np.concatenate([np.flatnonzero(g == k) for k in draws[0]])
+        ref = average_precision_score(y[idx], s_b[idx]) - average_precision_score(y[idx], s[idx])
+        assert res.difference_draws[r] == pytest.approx(ref, abs=1e-12)
+
+
+def test_clustered_paired_delong_is_obuchowski_of_the_differences(rng):
+    from bayes_prc.frequentist import paired_delong_test
+    from bayes_prc.frequentist._roc_auc import clustered_delong_variance
+
+    y, s, g = clustered(rng, n_clusters=50)
+    s_b = s + rng.normal(size=s.size)
+    is_pos = y.astype(bool)
+    clusters = check_groups(g, y.size)
+    test = paired_delong_test(is_pos, s, s_b, clusters)
+    comp = delong_components(is_pos, np.vstack((s, s_b)))
+    var = clustered_delong_variance(
+        comp.v10[1] - comp.v10[0], comp.v01[1] - comp.v01[0], g[is_pos], g[~is_pos], 50
+    )
+    assert test.standard_error == pytest.approx(np.sqrt(var), rel=1e-12)
+    # identical classifiers: no difference and no variance, clustered or not
+    same = paired_delong_test(is_pos, s, s.copy(), clusters)
+    assert same.difference == 0.0 and same.standard_error == 0.0 and same.p_value == 1.0
+    with pytest.raises(ValueError, match="does not take `groups`"):
+        bp.compare_classifiers(y, s, s_b, method="bayes", groups=g)
+    with pytest.raises(ValueError, match="does not take `groups`"):
+        bp.compare_classifiers(y, s, s_b, method="permutation", groups=g)
