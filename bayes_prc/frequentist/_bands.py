@@ -19,6 +19,7 @@ from .._core import (
     check_progressbar,
     check_random_state,
 )
+from .._core.groups import check_groups
 from ._aggregate import coarsen, count_blocks, use_counts
 from ._engine import _binned_blocks, _Bins, _prepare
 from ._resample import DEFAULT_MEMORY_BUDGET, _block_size
@@ -156,7 +157,7 @@ def _recall_band(bins, points, n_resamples, rng, progress, draw="stratified", lo
     targets = recall_target_counts(points, bins.n_pos)
     reps = np.empty((n_resamples, points.shape[0]))
     logit_reps = np.empty_like(reps) if logits else None
-    if use_counts(bins.n):  # per-bin draws; precision read at the ends of merged bins
+    if use_counts(bins.n) and draw != "cluster":  # per-bin draws, merged bins' ends
         cp0, cn0 = bins.data_counts
         cp_bins, cn_bins, k = coarsen(np.append(cp0[0], 0.0), cn0[0], k)
         blocks = count_blocks(cp_bins, cn_bins, n_resamples, rng, draw, progress)
@@ -228,6 +229,7 @@ def bootstrap_pr_band(
     kind="pointwise",
     stratified=True,
     grid=None,
+    groups=None,
 ):
     r"""Pointwise or simultaneous bootstrap band for the precision-recall curve.
 
@@ -303,6 +305,11 @@ def bootstrap_pr_band(
         conditioned on at least one positive; the draws of
         :func:`bayes_prc.bootstrap.unstratified_indices`, or per score bin from 100 000
         items on).
+    groups : array-like of shape (n_samples,), optional
+        Cluster id of each item: whole clusters are resampled (the cluster bootstrap;
+        a replicate without a positive is redrawn), in place of the item bootstrap
+        (``stratified`` is then ignored). With every cluster a single item, the band
+        is the ungrouped one (same seed).
     grid : {"recall", "threshold"}, optional
         Deprecated alias of ``over`` (``grid`` names grid values elsewhere in the
         package).
@@ -382,6 +389,9 @@ def bootstrap_pr_band(
     bins = _Bins(_prepare(y_true, y_score, pos_label))
     if bins.n_pos == 0:
         raise ValueError("`y_true` has no positive sample; recall is undefined")
+    clusters = None if groups is None else check_groups(groups, bins.n)
+    if clusters is not None and not clusters.singletons:
+        bins.clusters, draw = clusters, "cluster"
     points = _check_grid(grid_points, grid, bins.ranked.y_score)
     rng = check_random_state(random_seed)
     alpha = (1.0 - level) / 2.0
@@ -459,7 +469,7 @@ def bootstrap_pr_band(
     attrs = {
         "confidence_level": level,
         "kind": kind,
-        "stratified": bool(stratified),
+        "stratified": bool(stratified) and draw != "cluster",
         "method": f"{draw} bootstrap, {band_name}",
         "over": grid,
         "grid": grid,  # the attribute's former name, kept
@@ -470,4 +480,6 @@ def bootstrap_pr_band(
         **shares,
         **extra,
     }
+    if draw == "cluster":
+        attrs["n_clusters"] = clusters.n_clusters
     return xr.Dataset(data, coords=coords, attrs=attrs)

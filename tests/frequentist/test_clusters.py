@@ -216,3 +216,32 @@ def test_clustered_paired_delong_is_obuchowski_of_the_differences(rng):
         bp.compare_classifiers(y, s, s_b, method="bayes", groups=g)
     with pytest.raises(ValueError, match="does not take `groups`"):
         bp.compare_classifiers(y, s, s_b, method="permutation", groups=g)
+
+
+@pytest.mark.parametrize("over", ["recall", "threshold"])
+def test_bootstrap_pr_band_groups(rng, over):
+    y, s, g = clustered(rng, n_clusters=30)
+    seed = int(rng.integers(1 << 30))
+    kw = {"over": over, "n_resamples": 30, "random_seed": seed, "grid_points": 11}
+    plain = bp.bootstrap_pr_band(y, s, **kw)
+    one = bp.bootstrap_pr_band(y, s, groups=np.arange(y.size), **kw)
+    assert one["precision"].equals(plain["precision"])
+    band = bp.bootstrap_pr_band(y, s, groups=g, **kw)
+    assert band.attrs["n_clusters"] == 30 and "cluster bootstrap" in band.attrs["method"]
+    # replicate r is the curve of the data rebuilt from the clusters of row r
+    replay = np.random.default_rng(seed)
+    draws = replay.integers(0, 30, size=(30, 30))
+    pos_per = np.bincount(g, weights=y)
+    bad = np.flatnonzero(pos_per[draws].sum(1) == 0)
+    while bad.size:
+        draws[bad] = replay.integers(0, 30, size=(bad.size, 30))
+        bad = bad[pos_per[draws[bad]].sum(1) == 0]
+    for r in (0, 7, 29):
+        idx = np.concatenate([np.flatnonzero(g == k) for k in draws[r]])
+        ref = bp.bootstrap_pr_band(y[idx], s[idx], over=over, n_resamples=1, grid_points=11)
+        if over == "recall":
+            np.testing.assert_allclose(band["precision"][r], ref["estimate"], atol=1e-12)
+        else:  # thresholds are the whole data's grid: compare at the common points
+            pts = band["threshold"].values
+            ref = bp.bootstrap_pr_band(y[idx], s[idx], over=over, n_resamples=1, grid_points=pts)
+            np.testing.assert_allclose(band["precision"][r], ref["estimate"], atol=1e-12)
