@@ -57,9 +57,9 @@ def check_groups(groups, n_samples, *, name="groups"):
 
     Parameters
     ----------
-    groups : array-like of shape (n_samples,)
+    groups : array-like of shape (n_samples,) or Clusters
         Cluster ids (numbers, strings or any labels numpy can sort); NaN or None ids are
-        an error naming the first one.
+        an error naming the first one. A :class:`Clusters` is returned as is.
     n_samples : int
         Number of items the ids must match.
 
@@ -74,6 +74,13 @@ def check_groups(groups, n_samples, *, name="groups"):
     >>> c.codes.tolist(), c.sizes.tolist(), c.describe()
     ([0, 0, 1, 2, 2, 2], [2, 1, 3], '3 clusters of 1-3 items (mean 2)')
     """
+    if isinstance(groups, Clusters):  # validated already (a table passes it to its rows)
+        if groups.codes.shape[0] != n_samples:
+            raise ValueError(
+                f"`{name}` must hold one cluster id per item ({n_samples}); "
+                f"got {groups.codes.shape[0]}"
+            )
+        return groups
     g = check_1d(groups, name)
     if g.shape[0] != n_samples:
         raise ValueError(

@@ -45,7 +45,9 @@ AUC_LABELS = {
 }
 
 
-def auc_frequentist_row(ranked, method, ci_prob, n_resamples, seed, progressbar, notes):
+def auc_frequentist_row(
+    ranked, method, ci_prob, n_resamples, seed, progressbar, notes, groups=None
+):
     """One frequentist row of the ROC AUC table, or None (with a note) when undefined.
 
     ``ranked`` is the validated input; :func:`roc_auc_interval` raises a ValueError for
@@ -65,6 +67,7 @@ def auc_frequentist_row(ranked, method, ci_prob, n_resamples, seed, progressbar,
                 n_resamples=n_resamples,
                 random_seed=seed,
                 progressbar=progressbar,
+                groups=groups,
             )
     except ValueError as err:
         notes[method] = str(err)
@@ -78,6 +81,7 @@ def auc_frequentist_row(ranked, method, ci_prob, n_resamples, seed, progressbar,
         "high": float(res.high),
         "estimator": "empirical ROC AUC",
         "interval": f"CI {ci_prob:g}",
+        **({} if groups is None else {"design_effect": res.design_effect}),
     }
 
 

@@ -245,3 +245,34 @@ def test_bootstrap_pr_band_groups(rng, over):
             pts = band["threshold"].values
             ref = bp.bootstrap_pr_band(y[idx], s[idx], over=over, n_resamples=1, grid_points=pts)
             np.testing.assert_allclose(band["precision"][r], ref["estimate"], atol=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["average_precision", "roc_auc"])
+def test_compare_intervals_groups(rng, metric):
+    y, s, g = clustered(rng, n_clusters=50)
+    seed = int(rng.integers(1 << 30))
+    table = bp.compare_intervals(y, s, groups=g, metric=metric, n_resamples=200, random_seed=seed)
+    assert table.attrs["clusters"].startswith("50 clusters")
+    assert table.attrs["recommended"] == ("delong_logit" if metric == "roc_auc" else "logit")
+    assert "cluster" in table.attrs["recommendation"]
+    assert not any(m.startswith(("semiparametric", "binormal")) for m in table.index)
+    # each row is the grouped interval of its function (same validated clusters)
+    fn = bp.roc_auc_interval if metric == "roc_auc" else bp.ap_interval
+    row = "delong" if metric == "roc_auc" else "logit"
+    ref = fn(y, s, method=row, confidence_level=0.95, groups=g)
+    assert (table.loc[row, "low"], table.loc[row, "high"]) == (ref.low, ref.high)
+    assert table.loc[row, "design_effect"] == ref.design_effect
+    # singletons: the ungrouped table
+    plain = bp.compare_intervals(
+        y, s, metric=metric, n_resamples=50, random_seed=seed, methods=[row]
+    )
+    one = bp.compare_intervals(
+        y,
+        s,
+        metric=metric,
+        n_resamples=50,
+        random_seed=seed,
+        methods=[row],
+        groups=np.arange(y.size),
+    )
+    assert one.equals(plain) and "clusters" not in one.attrs
