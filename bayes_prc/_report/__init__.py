@@ -39,6 +39,7 @@ def build_report(
     source=None,
     score_models=False,
     model="semiparametric",
+    groups=None,
 ):
     """Compute everything the report shows; returns ``(html_text, markdown_text)``.
 
@@ -56,6 +57,7 @@ def build_report(
         progressbar=progressbar,
         score_models=score_models,
         model=model,
+        groups=groups,
     )
     # warnings of the figure step join the diagnostics box too (rendered after this)
     with warnings.catch_warnings(record=True) as caught:
@@ -93,6 +95,7 @@ def report(
     source=None,
     score_models=False,
     model="semiparametric",
+    groups=None,
 ):
     """Write the evaluation report: one self-contained HTML file.
 
@@ -132,6 +135,12 @@ def report(
         Also fit the alternative score models (binormal, binormal on logit scores,
         bi-Student-t, two-component mixture; NUTS, about a minute) and show their PSIS-LOO
         comparison with the PR band of each and which to trust.
+    groups : array-like of shape (n_samples,), optional
+        Cluster id of each item (patients, images, queries): the data table shows the
+        clusters and items per cluster, the AP and ROC AUC tables are
+        :func:`compare_intervals`'s with ``groups`` (cluster-aware rows, a design effect
+        per row, the clustered recommendation), the bootstrap band resamples whole
+        clusters, and a note says which parts still treat items as independent.
 
     Returns
     -------
@@ -166,6 +175,7 @@ def report(
         progressbar=progressbar,
         source=source,
         score_models=score_models,
+        groups=groups,
     )
     if markdown_path is not None:
         _atomic_write(markdown_path, md_text, force)

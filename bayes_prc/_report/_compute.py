@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._core import check_random_state
+from .._core.groups import check_groups
 from ..compare import (
     AUC_FREQUENTIST_METHODS,
     compare_bands,
@@ -61,6 +62,7 @@ class ReportData:
     warnings: list = field(default_factory=list)
     auc_table: Any = None
     bands: Any = None
+    clusters: Any = None
 
     @property
     def n(self):
@@ -149,6 +151,7 @@ def compute_report(
     progressbar=None,
     score_models=False,
     model="semiparametric",
+    groups=None,
 ):
     """Fit, tabulate and check once; see :func:`bayes_prc._report.report` for parameters.
 
@@ -162,6 +165,9 @@ def compute_report(
             "`y_true` must contain both classes for a report; got "
             f"{r.n_pos} positive(s) of {r.n_samples}"
         )
+    clusters = None if groups is None else check_groups(groups, r.n_samples)
+    if clusters is not None and clusters.singletons:
+        clusters = None  # every cluster one item: the ungrouped report
     # the first 5 as before the AUC table, the 7th for the bands' comparison
     seeds = check_random_state(random_seed).spawn(7)
     # every warning raised while computing goes to the report's diagnostics box, once
@@ -180,7 +186,12 @@ def compute_report(
             progressbar=progressbar,
             transform=transform,
             bayes_method=bayes_method,
+            groups=clusters,
         )
+        if clusters is not None:  # the model rows are left out: the shown fit's checks
+            ap_table.attrs["fit_checks"] = {post.model_type: post.fit_check(random_seed=seeds[1])}
+            ap_table.attrs["diagnostics"] = post.diagnostics()
+            ap_table.attrs["arviz_summary"] = post.summary(ci_prob=ci_prob)
         # the ROC AUC table: roc_auc_interval's rows and the shown fit's (no second fit)
         auc_table = compare_intervals(
             r,
@@ -193,6 +204,7 @@ def compute_report(
             n_resamples=n_resamples,
             posterior=post,
             progressbar=progressbar,
+            groups=clusters,
         )
         op_table = compare_operating_point(
             r,
@@ -205,7 +217,12 @@ def compute_report(
             model=post.model_type,
         )
         band = bootstrap_pr_band(
-            r, None, n_resamples=n_resamples, confidence_level=ci_prob, random_seed=seeds[3]
+            r,
+            None,
+            n_resamples=n_resamples,
+            confidence_level=ci_prob,
+            random_seed=seeds[3],
+            groups=clusters,
         )
         # the simultaneous band to draw: compare_bands' rule decides from the AP table's
         # fit checks (no band needed for that), so only the recommended one is computed
@@ -235,6 +252,7 @@ def compute_report(
             fit_checks=ap_table.attrs.get("fit_checks", {}),
             auc_table=auc_table,
             bands=bands,
+            clusters=clusters,
         )
         if post.model_type == "parametric":
             if min(r.n_pos, r.n_neg) >= 2:
@@ -259,6 +277,14 @@ def compute_report(
         d.empirical_ap = average_precision_score(r, None)
         d.posterior_mean_ap = float(post.average_precision().mean())
     diag = ap_table.attrs["diagnostics"]  # computed once, by compare_intervals
+    if clusters is not None:
+        model_notes.append(
+            f"The items come in {clusters.describe()}: the AP and ROC AUC tables, their "
+            "recommendation and the dashed bootstrap band treat the clusters as the "
+            "independent units (design effects in the tables). The model-based bands, "
+            "predictive curves and the operating-point table treat the items as "
+            "independent, so they are too narrow for clustered data."
+        )
     d.warnings = _collect_warnings(d, diag, model_notes)
     add_caught_warnings(d, caught)
     return d

@@ -85,7 +85,12 @@ def verdict(d, ci_prob):
         table.attrs["recommendation"],
         f"How precise: AP is known to about \u00b1{half:.3f}. Interval widths shrink roughly "
         "as one over the square root of the number of labelled items, so about "
-        f"{3 * d.n:,} more items like these (four times as many) would halve that.",
+        f"{3 * d.n:,} more items like these (four times as many) would halve that."
+        if d.clusters is None
+        else f"How precise: AP is known to about \u00b1{half:.3f}. With clustered items the "
+        "width shrinks roughly as one over the square root of the number of clusters, so "
+        f"about {3 * d.clusters.n_clusters:,} more clusters like these (four times as "
+        "many) would halve that.",
     ]
     caveats = []
     if d.n_pos < 20:
@@ -157,6 +162,16 @@ def _data_section(d):
         f'<tr><th class="l">items</th><td>{d.n}</td></tr>',
         f'<tr><th class="l">positives</th><td>{d.n_pos}</td></tr>',
         f'<tr><th class="l">prevalence (chance precision)</th><td>{d.n_pos / d.n:.4f}</td></tr>',
+        *(
+            [
+                f'<tr><th class="l">clusters (groups)</th><td>{d.clusters.n_clusters}</td></tr>',
+                '<tr><th class="l">items per cluster</th>'
+                f"<td>{int(d.clusters.sizes.min())}-{int(d.clusters.sizes.max())} "
+                f"(mean {d.clusters.sizes.mean():.2f})</td></tr>",
+            ]
+            if d.clusters is not None
+            else []
+        ),
         f'<tr><th class="l">distinct scores</th><td>{d.n_distinct}</td></tr>',
         f'<tr><th class="l">items sharing a score with another</th><td>{d.n_tied}</td></tr>',
         f'<tr><th class="l">Bayesian model</th><td>{_esc(MODEL_NAMES[post.model_type])}</td></tr>',
@@ -354,7 +369,8 @@ def render_markdown(d, *, title, ci_prob):
         "",
         f"n = {d.n}, positives = {d.n_pos}, prevalence = {d.n_pos / d.n:.4f}, distinct "
         f"scores = {d.n_distinct}; empirical AP = {d.empirical_ap:.4f}; posterior mean AP = "
-        f"{d.posterior_mean_ap:.4f}.",
+        f"{d.posterior_mean_ap:.4f}."
+        + ("" if d.clusters is None else f" Items in {d.clusters.describe()}."),
         "",
     ]
     if rec is not None:

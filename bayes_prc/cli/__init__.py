@@ -20,13 +20,13 @@ import numpy as np
 
 from .. import empirical
 from .._version import __version__
-from ._io import CLIError, _check_output, parse_labels, read_header, read_table
+from ._io import CLIError, _check_output, parse_labels, read_column, read_header, read_table
 from ._pool import add_select_parser
 
 __all__ = ["main", "empirical_summary", "format_summary"]
 
 
-def empirical_summary(y_true, y_score, *, pos_label=None, n_curve_points=11):
+def empirical_summary(y_true, y_score, *, pos_label=None, n_curve_points=11, groups=None):
     """Every empirical estimate of one scored data set, as a plain dict.
 
     Parameters
@@ -45,6 +45,9 @@ def empirical_summary(y_true, y_score, *, pos_label=None, n_curve_points=11):
         ``curve``: the interpolated PR curve, a list of (threshold, recall, precision)
         giving at each of about ``n_curve_points`` recall levels the best precision
         reached at that recall or more (Davis & Goadrich 2006's interpolation).
+        With ``groups`` also ``clusters`` (a description), ``ap_interval`` (the logit
+        AP interval with the clusters' design effect) and ``roc_auc_interval`` (DeLong's
+        on the logit scale with Obuchowski's clustered variance), both at 95%.
 
     Examples
     --------
@@ -62,7 +65,19 @@ def empirical_summary(y_true, y_score, *, pos_label=None, n_curve_points=11):
     # recall or more (and the threshold and recall where it is reached)
     # (the last point is the recall-0 anchor, not a threshold)
     rows = _interpolated_rows(precision[:-1], recall[:-1], thresholds, n_curve_points)
+    extra = {}
+    if groups is not None:
+        from .._core.groups import check_groups
+        from ..frequentist import ap_interval, roc_auc_interval
+
+        clusters = check_groups(groups, r.n_samples)
+        extra = {
+            "clusters": clusters.describe(),
+            "ap_interval": ap_interval(r, None, method="logit", groups=clusters),
+            "roc_auc_interval": roc_auc_interval(r, None, method="delong_logit", groups=clusters),
+        }
     return {
+        **extra,
         "n": r.n_samples,
         "n_positive": r.n_pos,
         "prevalence": float(r.is_pos.mean()),
@@ -117,6 +132,17 @@ def format_summary(title, summary):
     ]
     for thr, rec, prec in s["curve"]:
         lines.append(f"{thr:>14.6g}{rec:>10.4f}{prec:>11.4f}")
+    if "clusters" in s:
+        lines += ["", f"items in {s['clusters']}; intervals with the clusters as the units:"]
+        for name, res in (
+            ("AP (logit)", s["ap_interval"]),
+            ("ROC AUC (DeLong)", s["roc_auc_interval"]),
+        ):
+            deff = "" if res.design_effect is None else f", design effect {res.design_effect:.2f}"
+            lines.append(
+                f"  {name}: {res.estimate:.4f}, {res.confidence_level:.0%} interval "
+                f"[{res.low:.4f}, {res.high:.4f}]{deff}"
+            )
     return "\n".join(lines)
 
 
@@ -167,6 +193,7 @@ def _write_report(
     score_models=False,
     model="semiparametric",
     progressbar=None,
+    groups=None,
 ):
     from .._report import report
 
@@ -185,6 +212,7 @@ def _write_report(
             markdown_path=md,
             score_models=score_models,
             model=model,
+            groups=groups,
         )
     except FileExistsError as err:
         raise CLIError(str(err)) from None
@@ -270,6 +298,8 @@ def _cmd_report(args):
     if args.labels is not None or args.pool:
         if args.dask:
             raise CLIError("--labels and --pool read CSV/TSV files; drop --dask")
+        if args.groups is not None:
+            raise CLIError("--groups applies to a fully labelled test set, not to a pool")
         from ._pool import run_labels_report, run_pool_report
 
         args.progress = _progress(args)
@@ -317,6 +347,7 @@ def _cmd_report(args):
                 print(f"report written to {out}")
             return 0
         y = parse_labels(labels, args.pos_label)
+    groups = None if args.dask else _groups(args)
     out = _write_report(
         y,
         scores,
@@ -331,6 +362,7 @@ def _cmd_report(args):
         score_models=args.score_models,
         model=args.model,
         progressbar=_progress(args),
+        groups=groups,
     )
     if not args.quiet:
         print(f"report written to {out}")
@@ -343,8 +375,18 @@ def _cmd_summary(args):
         return 0
     labels, scores = read_table(args.file, args.label, args.score, delimiter=args.delimiter)
     y = parse_labels(labels, args.pos_label)
-    print(format_summary(args.file, empirical_summary(y, scores)))
+    groups = _groups(args)
+    print(format_summary(args.file, empirical_summary(y, scores, groups=groups)))
     return 0
+
+
+def _groups(args):
+    """The ``--groups`` column's cluster ids (None without the option)."""
+    if args.groups is None:
+        return None
+    if args.dask:
+        raise CLIError("--groups reads CSV/TSV files; drop --dask")
+    return read_column(args.file, args.groups, "--groups", delimiter=args.delimiter)
 
 
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -392,6 +434,13 @@ def build_parser():
             "--delimiter",
             default=None,
             help="column delimiter (default: detected among , ; tab |)",
+        )
+        p.add_argument(
+            "--groups",
+            default=None,
+            metavar="COLUMN",
+            help="column of cluster ids (patient, image, query, ...): intervals treat the "
+            "clusters, not the rows, as independent",
         )
         p.add_argument(
             "--dask",

@@ -18,6 +18,7 @@ __all__ = [
     "CLIError",
     "parse_labels",
     "parse_scores",
+    "read_column",
     "read_frame",
     "read_header",
     "read_table",
@@ -186,6 +187,45 @@ def read_header(path, *, delimiter=None):
     except (UnicodeDecodeError, pd.errors.EmptyDataError, pd.errors.ParserError, OSError) as err:
         raise _csv_error(path, err) from None
     return [str(c).strip() for c in header]
+
+
+def read_column(path, column, option, *, delimiter=None):
+    """One column of a CSV/TSV file as stripped strings (an empty cell is an error).
+
+    ``option`` names the command-line option the column came from, for the messages.
+    """
+    if str(path).lower().endswith((".parquet", ".pq")):
+        raise CLIError(f"{option} reads CSV/TSV files; convert the Parquet file first")
+    import pandas as pd
+
+    path = Path(path)
+    header = read_header(path, delimiter=delimiter)
+    if column not in header:
+        shown = ", ".join(repr(c) for c in header)
+        raise CLIError(f"{path}: no column {column!r} (from {option}); columns are {shown}")
+    sep = delimiter if delimiter is not None else sniff_delimiter(path)
+    try:
+        frame = pd.read_csv(
+            path,
+            sep=sep,
+            encoding="utf-8-sig",
+            skipinitialspace=True,
+            dtype=str,
+            keep_default_na=False,
+            usecols=lambda c: str(c).strip() == column,
+        )
+    except (UnicodeDecodeError, pd.errors.EmptyDataError, pd.errors.ParserError, OSError) as err:
+        raise _csv_error(path, err) from None
+    values = frame.iloc[:, 0].str.strip().to_numpy(dtype=str)
+    blank = np.flatnonzero(values == "")
+    if blank.size:
+        lines = ", ".join(str(int(i) + 2) for i in blank[:5])
+        more = f" and {blank.size - 5} more" if blank.size > 5 else ""
+        raise CLIError(
+            f"{path}: {blank.size} rows have an empty {column!r} (from {option}) on lines "
+            f"{lines}{more}; every row needs one"
+        )
+    return values
 
 
 def _csv_error(path, err):
