@@ -21,6 +21,9 @@ __all__ = [
     "PROPORTION_CELLS",
     "RANGES",
     "beta_mixture_interval",
+    "cluster_cell_replicates",
+    "cluster_delta_standard_error",
+    "cluster_proportion_design_effect",
     "delta_standard_error",
     "metric_value",
     "precision_at_k_replicates",
@@ -108,6 +111,58 @@ def delta_standard_error(metric, cells, cells_sq):
     g = _gradient(metric, p)
     centred = g - g @ p
     return float(np.sqrt(cells_sq @ centred**2) / total)
+
+
+def cluster_delta_standard_error(metric, cluster_cells):
+    r"""Delta-method standard error of the metric with the clusters as the units.
+
+    ``cluster_cells`` (G, 4) holds each cluster's cell counts, :math:`T = \sum_k C_k`,
+    :math:`W = \sum_j T_j`, :math:`\hat p = T / W` and :math:`g = \nabla m(\hat p)`; each
+    cluster's linearised contribution is :math:`z_k = \sum_j (g_j - g^\top \hat p)
+    C_{kj} / W` (they sum to 0) and the variance is :math:`G / (G - 1) \sum_k z_k^2`,
+    the cluster-robust (sandwich) variance of a smooth function of totals (Binder 1983).
+    """
+    total_cells = cluster_cells.sum(axis=0)
+    total = total_cells.sum()
+    p = total_cells / total
+    g = _gradient(metric, p)
+    z = cluster_cells @ (g - g @ p) / total
+    n_clusters = cluster_cells.shape[0]
+    return float(np.sqrt(n_clusters / (n_clusters - 1.0) * np.sum(z * z)))
+
+
+def cluster_proportion_design_effect(num, den):
+    """Design effect of the ratio ``sum num / sum den`` over clusters (at least 1).
+
+    The cluster-robust variance of the ratio estimator, ``G / (G - 1) sum_k (num_k - p
+    den_k)^2 / (sum den)^2``, over the binomial one ``p (1 - p) / sum den`` (Kish 1965);
+    1 when either is 0.
+    """
+    n = den.sum()
+    p = num.sum() / n
+    g = num.shape[0]
+    var_cl = g / (g - 1.0) * np.sum((num - p * den) ** 2) / n**2
+    var_bin = p * (1.0 - p) / n
+    return float(max(1.0, var_cl / var_bin)) if var_bin > 0 and var_cl > 0 else 1.0
+
+
+def cluster_cell_replicates(rng, cluster_cells, n_resamples, block):
+    """Cell totals ``(n_resamples, 4)`` of cluster bootstrap resamples.
+
+    Resample ``r`` draws the ``G`` clusters with replacement
+    (``rng.integers(0, G, size=(b, G))``, ``block`` resamples per call) and sums their
+    cells.
+    """
+    n_clusters = cluster_cells.shape[0]
+    out = np.empty((n_resamples, cluster_cells.shape[1]))
+    done = 0
+    while done < n_resamples:
+        b = min(block, n_resamples - done)
+        draws = rng.integers(0, n_clusters, size=(b, n_clusters))
+        for r in range(b):
+            out[done + r] = np.bincount(draws[r], minlength=n_clusters) @ cluster_cells
+        done += b
+    return out
 
 
 def weighted_cell_replicates(rng, cell, weight, n_resamples, block):

@@ -24,6 +24,7 @@ from .._core import (
     check_random_state,
     warn_at_caller,
 )
+from .._core.groups import check_groups
 from ..empirical import as_ranked, precision_at_k
 from ..exceptions import UndefinedMetricWarning
 from ._jackknife import percentile_interval
@@ -32,12 +33,15 @@ from ._operating_kernels import (
     PROPORTION_CELLS,
     RANGES,
     beta_mixture_interval,
+    cluster_cell_replicates,
+    cluster_delta_standard_error,
+    cluster_proportion_design_effect,
     delta_standard_error,
     metric_value,
     precision_at_k_replicates,
     weighted_cell_replicates,
 )
-from ._proportion import PROPORTION_METHODS, proportion_interval
+from ._proportion import PROPORTION_METHODS, effective_proportion_interval, proportion_interval
 from ._resample import DEFAULT_MEMORY_BUDGET, _block_size
 from ._results import IntervalResult, frozen_float_array
 
@@ -194,6 +198,7 @@ def operating_point_interval(
     random_seed=None,
     pos_label=None,
     sample_weight=None,
+    groups=None,
 ):
     r"""Confidence interval for a confusion-matrix metric at one threshold.
 
@@ -234,6 +239,13 @@ def operating_point_interval(
         Sampling weights, for "delta" and "bootstrap" only (the others need counts):
         the cells are sums of weights and the items, not their weights, are resampled
         (the linearised variance of a weighted ratio, not frequency weights).
+    groups : array-like of shape (n_samples,), optional
+        Cluster id of each item; the clusters are the independent units. The proportion
+        methods use the effective counts (the counts divided by the cluster design
+        effect of the ratio, Kish 1965; Korn & Graubard 1998), ``"delta"`` the
+        cluster-robust variance of the cell totals (Binder 1983), ``"bootstrap"``
+        resamples whole clusters; ``"bayes"`` does not take ``groups``. With every
+        cluster a single item, the ungrouped result.
 
     Returns
     -------
@@ -308,6 +320,15 @@ def operating_point_interval(
     ranked = as_ranked(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     weighted = ranked.sample_weight is not None
     method = _resolve_method(method, metric, weighted)
+    clusters = None
+    if groups is not None:
+        if weighted:
+            raise ValueError("`groups` and `sample_weight` cannot be combined")
+        clusters = check_groups(groups, ranked.n_samples)
+        if clusters.singletons:
+            clusters = None
+        elif method == "bayes":
+            raise ValueError("method='bayes' does not take `groups`")
     level = check_probability(confidence_level)
     threshold = _check_real(threshold, "threshold")
     n_resamples = check_int(n_resamples, "n_resamples")
@@ -349,6 +370,11 @@ def operating_point_interval(
         )
         return result(np.nan, lo_range, hi_range)
 
+    if clusters is not None:
+        return _clustered(
+            metric, method, cell, clusters, estimate, level, n_resamples, random_seed, result
+        )
+
     if method == "delta":
         se = delta_standard_error(metric, cells, cells_sq)
         z = float(stats.norm.isf((1.0 - level) / 2.0))
@@ -382,6 +408,43 @@ def operating_point_interval(
         warn_at_caller(
             f"{metric} is undefined (0/0) in {draws.shape[0] - finite.shape[0]} of "
             f"{draws.shape[0]} {method} draws; they are left out of the interval",
+            UndefinedMetricWarning,
+        )
+    if finite.shape[0] == 0:
+        return result(estimate, np.nan, np.nan, np.nan, draws)
+    low, high = percentile_interval(finite, confidence_level=level)
+    return result(estimate, low, high, np.std(finite, ddof=1) if finite.shape[0] > 1 else 0, draws)
+
+
+def _clustered(metric, method, cell, clusters, estimate, level, n_resamples, random_seed, result):
+    """The operating-point interval with the clusters as the units (``groups``)."""
+    g = clusters.n_clusters
+    cluster_cells = np.bincount(clusters.codes * 4 + cell, minlength=4 * g).reshape(g, 4)
+    cluster_cells = cluster_cells.astype(np.float64)
+    lo_range, hi_range = RANGES[metric]
+    if method == "delta":
+        se = cluster_delta_standard_error(metric, cluster_cells)
+        z = float(stats.norm.isf((1.0 - level) / 2.0))
+        low = min(max(estimate - z * se, lo_range), hi_range)
+        high = min(max(estimate + z * se, lo_range), hi_range)
+        return result(estimate, low, high, se)
+    if method in PROPORTION_METHODS:
+        num, den = PROPORTION_CELLS[metric]
+        k_c = cluster_cells[:, list(num)].sum(axis=1)
+        n_c = cluster_cells[:, list(den)].sum(axis=1)
+        deff = cluster_proportion_design_effect(k_c, n_c)
+        res = effective_proportion_interval(
+            k_c.sum() / deff, n_c.sum() / deff, method=method, confidence_level=level
+        )
+        return result(estimate, res.low, res.high)
+    rng = check_random_state(random_seed)
+    block = _block_size(g, DEFAULT_MEMORY_BUDGET)
+    draws = metric_value(metric, cluster_cell_replicates(rng, cluster_cells, n_resamples, block))
+    finite = draws[np.isfinite(draws)]
+    if finite.shape[0] < draws.shape[0]:
+        warn_at_caller(
+            f"{metric} is undefined (0/0) in {draws.shape[0] - finite.shape[0]} of "
+            f"{draws.shape[0]} cluster bootstrap draws; they are left out of the interval",
             UndefinedMetricWarning,
         )
     if finite.shape[0] == 0:

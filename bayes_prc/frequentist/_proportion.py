@@ -22,7 +22,13 @@ from ._proportion_kernels import (
 )
 from ._results import ProportionInterval, frozen_float_array
 
-__all__ = ["PROPORTION_METHODS", "logit_interval", "proportion_interval", "wald_interval"]
+__all__ = [
+    "PROPORTION_METHODS",
+    "effective_proportion_interval",
+    "logit_interval",
+    "proportion_interval",
+    "wald_interval",
+]
 
 #: Valid values of the ``method`` argument of :func:`proportion_interval`.
 PROPORTION_METHODS: tuple[str, ...] = (
@@ -387,6 +393,29 @@ def proportion_interval(
     method = check_choice(method, "method", PROPORTION_METHODS)
     scalar = np.ndim(successes) == 0 and np.ndim(trials) == 0
     k, n = _check_counts(successes, trials)
+    return _dispatch(k, n, method, level, scalar)
+
+
+def effective_proportion_interval(successes, trials, *, method, confidence_level):
+    """A proportion interval from effective, possibly non-integer, counts.
+
+    The counts of a clustered (or weighted) sample divided by its design effect (Kish
+    1965): the interval formulas applied to ``successes / deff`` of ``trials / deff``,
+    as Korn & Graubard (1998) do for the Clopper-Pearson interval. ``0 <= successes <=
+    trials`` and ``trials > 0`` are required; ``method`` and ``confidence_level`` as in
+    :func:`proportion_interval`.
+    """
+    level = check_probability(confidence_level)
+    method = check_choice(method, "method", PROPORTION_METHODS)
+    k, n = float(successes), float(trials)
+    if not (n > 0 and 0 <= k <= n):
+        raise ValueError(
+            f"effective counts must satisfy 0 <= successes <= trials, trials > 0; got {k!r} of {n!r}"
+        )
+    return _dispatch(np.asarray(k), np.asarray(n), method, level, True)
+
+
+def _dispatch(k, n, method, level, scalar):
     p = k / n
     alpha = 1.0 - level
     if method == "wald":

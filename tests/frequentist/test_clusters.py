@@ -276,3 +276,70 @@ def test_compare_intervals_groups(rng, metric):
         groups=np.arange(y.size),
     )
     assert one.equals(plain) and "clusters" not in one.attrs
+
+
+def test_effective_proportion_interval_of_integer_counts_is_proportion_interval():
+    from bayes_prc.frequentist._proportion import effective_proportion_interval
+    from bayes_prc.intervals import PROPORTION_METHODS, proportion_interval
+
+    for method in PROPORTION_METHODS:
+        for k, n in ((0, 7), (3, 7), (7, 7), (41, 120)):
+            a = effective_proportion_interval(k, n, method=method, confidence_level=0.9)
+            b = proportion_interval(k, n, method=method, confidence_level=0.9)
+            assert (a.low, a.high) == pytest.approx((b.low, b.high), abs=1e-12)
+    with pytest.raises(ValueError, match="effective counts"):
+        effective_proportion_interval(5.0, 4.0, method="wilson", confidence_level=0.9)
+
+
+@pytest.mark.parametrize("metric", ["f1", "mcc", "precision", "balanced_accuracy"])
+def test_cluster_delta_is_the_sandwich_of_the_totals(rng, metric):
+    """Reference: finite-difference gradient of the metric in the cell totals, times the
+    cluster-robust covariance of the totals (1e-5: the step of the differences)."""
+    from bayes_prc.frequentist._operating_kernels import (
+        cluster_delta_standard_error,
+        metric_value,
+    )
+
+    y, s, g = clustered(rng, n_clusters=40)
+    pred = s >= np.median(s)
+    cell = np.where(pred, np.where(y == 1, 0, 1), np.where(y == 1, 3, 2))
+    c = np.zeros((40, 4))
+    np.add.at(c, (g, cell), 1.0)
+    total = c.sum(axis=0)
+    grad = np.empty(4)
+    for j in range(4):
+        h = 1e-4 * total.sum()
+        up, down = total.copy(), total.copy()
+        up[j] += h
+        down[j] -= h
+        grad[j] = (metric_value(metric, up) - metric_value(metric, down)) / (2 * h)
+    dev = c - total / 40
+    cov = 40 / 39 * dev.T @ dev
+    ref = np.sqrt(grad @ cov @ grad)
+    assert cluster_delta_standard_error(metric, c) == pytest.approx(ref, rel=1e-5)
+
+
+def test_operating_point_cluster_bootstrap_replicates_are_the_rebuilt_cells(rng):
+    y, s, g = clustered(rng, n_clusters=25)
+    seed = int(rng.integers(1 << 30))
+    thr = float(np.median(s))
+    res = bp.operating_point_interval(
+        y,
+        s,
+        thr,
+        metric="precision",
+        method="bootstrap",
+        n_resamples=30,
+        random_seed=seed,
+        groups=g,
+    )
+    replay = np.random.default_rng(seed)
+    draws = replay.integers(0, 25, size=(30, 25))
+    for r in range(30):
+        idx = np.concatenate([np.flatnonzero(g == k) for k in draws[r]])
+        top = s[idx] >= thr
+        ref = y[idx][top].mean() if top.any() else np.nan
+        if np.isfinite(ref):
+            assert res.distribution[r] == pytest.approx(ref, abs=1e-12)
+    with pytest.raises(ValueError, match="bayes"):
+        bp.operating_point_interval(y, s, thr, metric="f1", method="bayes", groups=g)
