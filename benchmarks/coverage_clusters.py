@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -46,6 +47,7 @@ ROWS = {
     "AP bootstrap": ("ap", "bootstrap"),
     "AP bca": ("ap", "bca"),
     "AP bayesian_bootstrap": ("ap", "bayesian_bootstrap"),
+    "AP semiparametric ETI": ("model", "semiparametric"),
     "AUC delong": ("auc", "delong"),
     "AUC delong_logit": ("auc", "delong_logit"),
     "AUC bootstrap": ("auc", "bootstrap"),
@@ -67,6 +69,10 @@ def classifier_b(rng, y, s, g, effect):
 
 def interval(kind, method, y, s, s_b, g, seed):
     kw = {"n_resamples": 500, "random_seed": seed} if "boot" in method or method == "bca" else {}
+    if kind == "model":  # fit_binormal's equal-tailed interval (tempered with groups)
+        post = bp.fit_binormal(y, s, groups=g, draws=500, chains=2, random_seed=seed)
+        lo, hi = post.interval(ci_prob=LEVEL, ci_kind="eti").values
+        return SimpleNamespace(low=lo, high=hi, design_effect=post.design_effect)
     if kind.startswith("paired"):
         metric = "roc_auc" if kind == "paired_auc" else "average_precision"
         kw.pop("random_seed", None)
@@ -90,6 +96,7 @@ def study(args):
     y, s, g = population(rng, 40_000, args.max_size, args.effect)
     s_b = classifier_b(rng, y, s, g, args.effect)
     target = {"ap": bp.average_precision_score(y, s), "auc": bp.roc_auc_score(y, s)}
+    target["model"] = target["ap"]
     target["paired"] = bp.average_precision_score(y, s_b) - target["ap"]
     target["paired_auc"] = bp.roc_auc_score(y, s_b) - target["auc"]
     hits = {(r, grouped): [] for r in ROWS for grouped in (False, True)}

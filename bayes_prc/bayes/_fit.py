@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from .._core import check_choice, check_int, check_probability, check_random_state, is_dask
+from .._core.groups import check_groups
 from .._core.transforms import check_transform, location_scale, transform_scores
 from ..empirical import as_ranked
+from ..frequentist import cluster_design_effect
 from ._fitcheck import normality_p_values
 from ._ordinal import RANK_MODELS, ordinal_categories
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
@@ -49,6 +53,7 @@ def fit_binormal(
     target_accept=0.9,
     pos_label=None,
     n_categories=None,
+    groups=None,
 ):
     """Fit the Bayesian binormal model of the scores.
 
@@ -126,6 +131,17 @@ def fit_binormal(
         Semiparametric model: the most ordered categories to use (>= 2). ``None``:
         ``clip(round(2 sqrt(min(n_pos, n_neg))), 8, 40)`` (see
         :mod:`bayes_prc.bayes._ordinal` for why).
+    groups : array-like of shape (n_samples,), optional
+        Cluster id of each item (``model="semiparametric"`` only). Items of a cluster are
+        not independent, so the likelihood is tempered: each item counts ``1 /
+        design_effect``, the design effect being the leave-one-cluster-out over the
+        leave-one-item-out jackknife variance of the empirical AP (at least 1; Kish
+        1965). The posterior then widens by about ``sqrt(design_effect)`` (a
+        pseudo-likelihood with the effective sample size, as in Ribatet, Cooley & Davison
+        2012; not a cluster random-effect model), and the fit check's chi-square
+        statistics are divided by it (Rao & Scott 1981). ``design_effect`` and
+        ``n_clusters`` are kept on the posterior. With every cluster a single item, the
+        ungrouped fit.
 
     Returns
     -------
@@ -155,6 +171,11 @@ def fit_binormal(
     check_choice(model, "model", MODELS)
     if method == "auto":
         method = AUTO_METHOD[model]
+    if groups is not None and model != "semiparametric":
+        raise ValueError(
+            "`groups` needs model='semiparametric' (its likelihood is tempered by the "
+            f"clusters' design effect); got model={model!r}"
+        )
     if model in RANK_MODELS:
         return _fit_rank_model(
             model,
@@ -173,6 +194,7 @@ def fit_binormal(
             target_accept=target_accept,
             pos_label=pos_label,
             n_categories=n_categories,
+            groups=groups,
         )
     if method == "laplace":
         raise ValueError(
@@ -239,6 +261,7 @@ def _fit_rank_model(
     target_accept,
     pos_label,
     n_categories,
+    groups=None,
 ):
     """The rank-based branch of :func:`fit_binormal` (:data:`RANK_MODELS`)."""
     from . import _model
@@ -252,7 +275,7 @@ def _fit_rank_model(
         "contaminated": (ContaminatedPriors, sample_contaminated_laplace),
     }[model]
     priors = priors_cls.from_any(priors)
-    is_pos, _, ordinal = _prepare_rank_data(
+    is_pos, _, ordinal, ranked = _prepare_rank_data(
         y_true,
         y_score,
         model,
@@ -264,16 +287,26 @@ def _fit_rank_model(
         pos_label,
         n_categories,
     )
+    fit_data, clusters, deff = ordinal, None, None
+    if groups is not None:
+        clusters = check_groups(groups, ranked.n_samples)
+        if not clusters.singletons:
+            # the likelihood tempered by the design effect: the counts (and the check
+            # bins, Rao & Scott's first-order correction) count 1 / deff each
+            deff = cluster_design_effect(ranked, clusters)
+            check = None if ordinal.check_counts is None else ordinal.check_counts / deff
+            fit_data = replace(ordinal, counts=ordinal.counts / deff)
+            ordinal = replace(ordinal, check_counts=check)
     rng = check_random_state(random_seed)
     extras = {}  # what the fast sampler reports about itself (grid, importance weights)
     if method == "laplace":
-        out = fast_sampler(ordinal, priors, draws=int(draws), chains=int(chains), rng=rng)
+        out = fast_sampler(fit_data, priors, draws=int(draws), chains=int(chains), rng=rng)
         extras = {k: out.pop(k) for k in ("grid", "importance") if k in out}
         idata = None
     else:
         idata = _model.sample_rank_nuts(
             model,
-            ordinal,
+            fit_data,
             priors,
             rng=rng,
             draws=int(draws),
@@ -312,6 +345,8 @@ def _fit_rank_model(
     )
     for name, value in extras.items():
         setattr(posterior, name, value)
+    posterior.design_effect = deff
+    posterior.n_clusters = None if clusters is None else clusters.n_clusters
     if method == "nuts":
         posterior._check_diagnostics()
     return posterior
@@ -355,7 +390,7 @@ def _prepare_rank_data(
             f"`y_score` has a single distinct value ({float(score[0])!r}); the "
             f"{model} model needs at least two ordered categories"
         )
-    return is_pos, score, ordinal_categories(is_pos, score, n_categories)
+    return is_pos, score, ordinal_categories(is_pos, score, n_categories), ranked
 
 
 def check_fit_options(transform, method, draws, chains, ci_prob, priors):

@@ -53,7 +53,13 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         The analytic model with parameter arrays of shape (chain, draw).
     method, transform, ci_prob, priors, location, scale, n, n_pos
         How the fit was made.
+    design_effect, n_clusters : float or None
+        With ``groups``: the clusters' design effect that tempered the likelihood, and
+        the number of clusters; None otherwise.
     """
+
+    design_effect = None
+    n_clusters = None
 
     def __init__(self):  # pragma: no cover - built by fit_binormal
         raise TypeError("BinormalPosterior objects are created by bayes_prc.fit_binormal")

@@ -20,7 +20,7 @@ public paths are :mod:`bayes_prc.intervals` and :mod:`bayes_prc.bootstrap`.
 """
 
 from ._aggregate import multinomial_rows
-from ._ap import AP_INTERVAL_METHODS, APInterval, ap_interval
+from ._ap import AP_INTERVAL_METHODS, APInterval, ap_interval, cluster_design_effect
 from ._bands import bootstrap_pr_band, recall_target_counts, simultaneous_band
 
 # the label-selection design: public path bayes_prc.pool (`name as name`: importable here)
@@ -126,6 +126,7 @@ __all__ = [
     "pr_joint_region",
     "pr_joint_regions",
     # helpers of the layers above (compare, paired, pool, folds, bayes, cli)
+    "cluster_design_effect",
     "ValidatedSelection",
     "rescaling_bootstrap_weights",
     "sampling_fractions",

@@ -24,7 +24,7 @@ from ._proportion import logit_interval, wald_interval
 from ._resample import DEFAULT_MEMORY_BUDGET, _block_size
 from ._results import IntervalResult, frozen_float_array
 
-__all__ = ["AP_INTERVAL_METHODS", "APInterval", "ap_interval"]
+__all__ = ["cluster_design_effect", "AP_INTERVAL_METHODS", "APInterval", "ap_interval"]
 
 #: Valid ``method`` values of :func:`ap_interval`.
 AP_INTERVAL_METHODS = (
@@ -529,3 +529,18 @@ def _jackknife_design_effect(bins, clusters, estimator):
     item = _jackknife_variance(_item_jackknife(bins, estimator))
     cluster = _jackknife_variance(_cluster_jackknife(bins, clusters, estimator))
     return cluster / item if item > 0 else 1.0
+
+
+def cluster_design_effect(ranked, groups, estimator="average_precision"):
+    """Design effect of the AUC-PR estimator for clustered items (at least 1).
+
+    The leave-one-cluster-out over the leave-one-item-out jackknife variance of
+    ``estimator`` on the validated data ``ranked``
+    (:class:`~bayes_prc.empirical.Ranked`); ``groups`` as in :func:`ap_interval` (or a
+    validated :class:`~bayes_prc._core.groups.Clusters`). 1 for singleton clusters.
+    The Bayesian fit uses it to temper its likelihood (``fit_binormal(groups=...)``).
+    """
+    clusters = check_groups(groups, ranked.n_samples)
+    if clusters.singletons:
+        return 1.0
+    return max(1.0, _jackknife_design_effect(_Bins(ranked), clusters, estimator))

@@ -343,3 +343,39 @@ def test_operating_point_cluster_bootstrap_replicates_are_the_rebuilt_cells(rng)
             assert res.distribution[r] == pytest.approx(ref, abs=1e-12)
     with pytest.raises(ValueError, match="bayes"):
         bp.operating_point_interval(y, s, thr, metric="f1", method="bayes", groups=g)
+
+
+def test_fit_binormal_groups_on_duplicated_items_recovers_the_original_posterior():
+    """Each item copied 4 times is a cluster of 4 identical items: the naive fit is about
+    2x too narrow, the grouped one (design effect about 4) as wide as the fit of the
+    original items (15%: the jackknife design effect is not exactly 4)."""
+    rng = np.random.default_rng(11)
+    y = (rng.random(150) < 0.3).astype(int)
+    y[:2] = [0, 1]
+    s = rng.normal(size=150) + 1.2 * y
+    m = 4
+    y4, s4, g4 = np.repeat(y, m), np.repeat(s, m), np.repeat(np.arange(150), m)
+    kw = {"draws": 1000, "chains": 2, "random_seed": 1}
+
+    def width(post):
+        lo, hi = post.interval(ci_kind="eti", ci_prob=0.9).values
+        return hi - lo
+
+    original = width(bp.fit_binormal(y, s, **kw))
+    naive = width(bp.fit_binormal(y4, s4, **kw))
+    grouped_post = bp.fit_binormal(y4, s4, groups=g4, **kw)
+    assert naive < 0.65 * original
+    assert width(grouped_post) == pytest.approx(original, rel=0.15)
+    assert grouped_post.design_effect == pytest.approx(m, rel=0.25)
+    assert grouped_post.n_clusters == 150
+
+
+def test_fit_binormal_groups_singletons_and_errors(rng):
+    y, s, g = clustered(rng, n_clusters=40)
+    seed = int(rng.integers(1 << 30))
+    plain = bp.fit_binormal(y, s, draws=200, chains=2, random_seed=seed)
+    one = bp.fit_binormal(y, s, draws=200, chains=2, random_seed=seed, groups=np.arange(y.size))
+    assert np.array_equal(plain.average_precision().values, one.average_precision().values)
+    assert one.design_effect is None and plain.design_effect is None
+    with pytest.raises(ValueError, match="model='semiparametric'"):
+        bp.fit_binormal(y, s, model="parametric", groups=g)
