@@ -271,8 +271,9 @@ def pool_report(
     progressbar=None,
 ):
     """Write the pool report (HTML; optionally Markdown): the whole pool's AP from a
-    labelled selection, by :func:`~bayes_prc.pool.fit_pool` and the design-based
-    estimate, the pool's PR band, and the planned width for more labels.
+    labelled selection, every interval of :func:`~bayes_prc.pool.pool_intervals`
+    (``fit_pool``, design-based, prediction-powered) with its recommended row quoted in
+    the verdict, the pool's PR band, and the planned width for more labels.
 
     Examples
     --------

@@ -284,6 +284,13 @@ def _result(d, estimate, reps, lam, n_folds, level, n_resamples, **fields):
         raise ValueError("fewer than 2 bootstrap replicates are defined; label more items")
     low, high = np.quantile(np.clip(dist, 0, 1), [(1 - level) / 2, (1 + level) / 2])
     sel = d.selection
+    dropped = reps.size - dist.size
+    note = (
+        f"{dropped} of {reps.size} bootstrap replicates estimated no positive in the pool "
+        "and were left out"
+        if dropped
+        else None
+    )
     return PPIInterval(
         estimate=float(np.clip(estimate, 0, 1)),
         low=float(np.clip(low, 0, 1)),
@@ -299,6 +306,7 @@ def _result(d, estimate, reps, lam, n_folds, level, n_resamples, **fields):
         bootstrap_distribution=dist,
         power=lam,
         n_folds=int(n_folds),
+        note=note,
         **fields,
     )
 
