@@ -164,14 +164,16 @@ def pool_intervals(
     The rule: quote ``fit_pool`` unless the posterior predictive check of its
     calibration against the labelled strata fails (p-value below ``CHECK_ALPHA`` =
     0.05), then ``ppi``, whose estimate does not assume a monotone calibration (without
-    labelled positives only ``fit_pool`` exists and is quoted). On pools of 200 000 items
-    at 1% prevalence with 200-800 stratified labels (``benchmarks/coverage_pool_intervals.py``,
-    table in ``docs/pool.md``) ``fit_pool``'s interval covered at or above the nominal
-    level where its calibration holds and was the narrowest that did, while the
-    design-based and prediction-powered intervals were optimistic (a stratum whose
-    labelled items are all negative adds no variance); with a non-monotone calibration
-    ``fit_pool``'s posterior is centred off the pool's AP and the model-free rows are
-    the safer quote.
+    labelled positives only ``fit_pool`` exists and is quoted). On pools of 200 000
+    items at 1% prevalence (``benchmarks/coverage_pool_intervals.py``, tables in
+    ``docs/pool.md``), with 400 stratified labels, ``fit_pool``'s 90% interval covered
+    0.91-0.96 on five populations, one with a positive rate that rises again at the
+    lowest scores. Its width was 0.07-0.28 times that of the narrowest random-label
+    interval that covers. The design-based and prediction-powered intervals covered
+    only 0.73-0.88, since a stratum whose labelled items are all negative adds no
+    bootstrap variance. The check never fired there (smallest p-value 0.07 over 700
+    selections of 400 and 800), so it guards only against a gross misfit. The fallback
+    is the design-consistent row, not one measured to cover better.
 
     References
     ----------
@@ -277,8 +279,9 @@ def pool_intervals(
             else "no labelled positive: only fit_pool's prior keeps the AP defined"
         )
         attrs["recommendation"] = (
-            f"{why}; its credible interval covered the pool's AP at about the nominal "
-            "level in the coverage study, narrower than the design-based ones that do"
+            f"{why}; where its calibration held, its credible interval covered the pool's "
+            "AP at about the nominal level in the coverage study, while the design-based "
+            "and prediction-powered intervals were optimistic"
         )
     df = pd.DataFrame(rows).set_index("method")
     df.insert(0, "label", [_LABELS[m] for m in df.index])
