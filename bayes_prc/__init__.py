@@ -116,6 +116,7 @@ _LAZY = {
     "DesignInterval": "pool",
     "plan_labels": "pool",
     "compare_pool": "pool",
+    "pool_intervals": "pool",
     "PoolComparison": "pool",
 }
 

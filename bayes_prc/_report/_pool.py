@@ -1,10 +1,12 @@
 """The pool report: a labelled selection of a scored pool, reported for the whole pool.
 
 Presentation only: :func:`bayes_prc.pool.fit_pool` (the posterior of the pool's AP and
-PR curve), :func:`bayes_prc.pool.design_ap_interval` (the design-based estimate, side by
-side) and :func:`bayes_prc.plan_labels` (the verdict's "about N more labels would halve
-the width", from its ``_extended`` prediction: this selection extended) compute; this module draws and writes. The all-labelled report
-(:func:`bayes_prc.report`) is unchanged.
+PR curve), :func:`bayes_prc.pool.pool_intervals` (every AP interval side by side:
+fit_pool's, the design-based and the prediction-powered one, and the row the verdict
+quotes) and :func:`bayes_prc.plan_labels` (the verdict's "about N more labels would
+halve the width", from its ``_extended`` prediction: this selection extended) compute;
+this module draws and writes. The all-labelled report (:func:`bayes_prc.report`) is
+unchanged.
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ def compute_pool_report(
 ):
     """Every number of the pool report, as a dict (see :func:`pool_report`)."""
     from ..bayes import fit_pool
-    from ..frequentist import design_ap_interval, prepare_selection
-    from ..pool import budget_for_width, plan_labels
+    from ..frequentist import prepare_selection
+    from ..pool import budget_for_width, plan_labels, pool_intervals
 
     rng = np.random.default_rng(random_seed)
     prepared = prepare_selection(y_score, selection, y_labels)  # validated and sorted once
@@ -48,16 +50,19 @@ def compute_pool_report(
         ap = post.average_precision().values.reshape(-1)
         lo, hi = np.quantile(ap, [(1 - ci_prob) / 2, (1 + ci_prob) / 2])
         band = post.pr_band(np.linspace(0.01, 1.0, 100), ci_prob=ci_prob)
-        try:
-            design = design_ap_interval(
-                None,
-                prepared,
-                confidence_level=ci_prob,
-                n_resamples=n_resamples,
-                random_seed=rng,
-            )
-        except ValueError as err:
-            design, _ = None, notes.append(f"design-based AP not computed: {err}")
+        table = pool_intervals(
+            None,
+            prepared,
+            None,
+            ci_prob=ci_prob,
+            n_resamples=n_resamples,
+            posterior=post,
+            random_seed=rng,
+        )
+        design = table.attrs["results"].get("design")
+        for method, why in table.attrs["notes"].items():
+            kind = "design-based" if method == "design" else "prediction-powered"
+            notes.append(f"{kind} AP not computed: {why}")
         plan_df, halve = None, None
         n, n_pool = selection.indices.size, selection.n_pool
         budgets = sorted({min(k * n, n_pool) for k in (2, 4, 8)} - {n})
@@ -87,6 +92,10 @@ def compute_pool_report(
         "ap_low": float(lo),
         "ap_high": float(hi),
         "design": design,
+        "intervals": table,
+        "recommended": table.attrs["recommended"],
+        "recommendation": table.attrs["recommendation"],
+        "calibration_p_value": table.attrs["calibration_p_value"],
         "band": band,
         "plan": plan_df,
         "halve_budget": halve,
@@ -97,11 +106,20 @@ def compute_pool_report(
 
 def _verdict(d):
     pct = f"{100 * d['ci_prob']:.4g}%"
+    name = d.get("recommended", "fit_pool")
+    if "intervals" in d:
+        row = d["intervals"].loc[name]
+        est, lo, hi = row["estimate"], row["low"], row["high"]
+    else:
+        est, lo, hi = d["ap_mean"], d["ap_low"], d["ap_high"]
+    kind = "credible" if name == "fit_pool" else "confidence"
     text = (
-        f"Pool AP {d['ap_mean']:.3f}, {pct} credible interval [{d['ap_low']:.3f}, "
-        f"{d['ap_high']:.3f}] (width {d['ap_high'] - d['ap_low']:.3f}) from "
-        f"{d['n_labelled']} labels ({d['n_positives']} positive) of a pool of {d['n_pool']}."
+        f"Pool AP {est:.3f}, {pct} {kind} interval [{lo:.3f}, {hi:.3f}] (width "
+        f"{hi - lo:.3f}, {name}) from {d['n_labelled']} labels ({d['n_positives']} "
+        f"positive) of a pool of {d['n_pool']}."
     )
+    if "recommendation" in d:
+        text += f" Quoted because {d['recommendation']}."
     if d["plan"] is not None:
         if d["halve_budget"] is not None:
             more = d["halve_budget"] - d["n_labelled"]
@@ -119,6 +137,17 @@ def _verdict(d):
 
 
 def _rows(d):
+    if "intervals" in d:
+        table = d["intervals"]
+        return [
+            (
+                table.loc[m, "label"] + (" [quoted]" if m == d["recommended"] else ""),
+                table.loc[m, "estimate"],
+                table.loc[m, "low"],
+                table.loc[m, "high"],
+            )
+            for m in table.index
+        ]
     rows = [
         (
             "fit_pool (Bayesian, monotone calibration + floor)",
@@ -242,8 +271,9 @@ def pool_report(
     progressbar=None,
 ):
     """Write the pool report (HTML; optionally Markdown): the whole pool's AP from a
-    labelled selection, by :func:`~bayes_prc.pool.fit_pool` and the design-based
-    estimate, the pool's PR band, and the planned width for more labels.
+    labelled selection, every interval of :func:`~bayes_prc.pool.pool_intervals`
+    (``fit_pool``, design-based, prediction-powered) with its recommended row quoted in
+    the verdict, the pool's PR band, and the planned width for more labels.
 
     Examples
     --------

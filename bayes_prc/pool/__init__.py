@@ -8,7 +8,9 @@ monotone calibration model; :func:`design_ap_interval` and
 :func:`design_threshold_interval` are the design-based (Horvitz-Thompson) estimates and
 intervals to compare with; :func:`plan_labels` predicts the AP interval's width at larger
 budgets from a pilot; :func:`compare_pool` compares two classifiers scored on the same
-pool from one labelled selection.
+pool from one labelled selection; :func:`ppi_ap_interval` and
+:func:`ppi_threshold_interval` are the prediction-powered (model-assisted difference)
+estimates, and :func:`pool_intervals` tabulates every AP interval with the one to quote.
 
 Examples
 --------
@@ -37,7 +39,9 @@ from ..frequentist import (
     select_labels,
 )
 from ._compare import PoolComparison, compare_on_selection, compare_pool
+from ._intervals import POOL_INTERVAL_METHODS, calibration_check, pool_intervals
 from ._plan import budget_for_width, plan_labels
+from ._ppi import PPIInterval, ppi_ap_interval, ppi_threshold_interval, ppi_tp_reference
 
 __all__ = [
     "DESIGN_INTERVAL_METHODS",
@@ -55,6 +59,13 @@ __all__ = [
     "plan_labels",
     "select_labels",
     "prepare_selection",
+    "POOL_INTERVAL_METHODS",
+    "PPIInterval",
+    "calibration_check",
+    "pool_intervals",
+    "ppi_ap_interval",
+    "ppi_threshold_interval",
+    "ppi_tp_reference",
     "ValidatedSelection",
     # helper of bayes_prc.paired
     "compare_on_selection",
