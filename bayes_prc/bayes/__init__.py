@@ -19,6 +19,7 @@ from ._pool import PoolPosterior as PoolPosterior
 from ._pool import fit_pool as fit_pool
 from ._pool_model import PoolPriors as PoolPriors
 from ._pool_model import calibration_basis, pool_normal_scores
+from ._pool_pair import PoolPairPriors as PoolPairPriors
 from ._pool_pair import fit_pool_pair
 from ._posterior import BinormalPosterior
 from ._priors import BinormalPriors, ClassStats

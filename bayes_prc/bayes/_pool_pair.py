@@ -8,25 +8,32 @@ each classifier's pool ranks (:func:`._pool_model.pool_normal_scores`)::
     P(y_i = 1) = eps + (1 - eps) expit(alpha + g_A(u_A,i) + g_B(u_B,i))
     g_X(u) = sum_j s_Xj (clip(u, e_Xj, e_X,j+1) - clip(c_X, e_Xj, e_X,j+1))   X = A, B
     alpha ~ Normal(intercept_loc, intercept_sd)           log-odds at (c_A, c_B)
-    log s_X0 ~ Normal(log_slope_loc, log_slope_sd)
-    log s_X,j+1 - log s_Xj ~ Normal(0, log_slope_step_sd)   (one random walk per model)
+    s_X0 ~ Normal(slope_loc, slope_sd)
+    s_X,j+1 - s_Xj ~ Normal(0, slope_step_sd)             (one random walk per model)
     logit eps ~ Normal(logit(floor_share * pi_hat), floor_sd)
     y_i ~ Bernoulli(P(y_i = 1))                           labelled items only
 
-with the priors of :class:`~._pool_model.PoolPriors`, knots of ``g_X`` at the
-``j / (K + 1)`` quantiles of the labelled items' ``u_X`` and anchors ``c_X`` at their
-median. Each ``g_X`` is increasing: given the other model's score, a higher score of
-either model never lowers the rate (an assumption: a model whose score is, given the
-other's, negatively related to the label is outside it). The log-odds are additive in
+with the priors of :class:`PoolPairPriors`, knots of ``g_X`` at the ``j / (K + 1)``
+quantiles of the labelled items' ``u_X`` and anchors ``c_X`` at their median. The slopes
+are not constrained to be positive: given the other model's score, a model's score may
+be negatively related to the label (with "hard negatives" that fool A but less so B,
+the log-odds fall in A at fixed B). Constrained to increase (log slopes a random walk,
+as in :func:`bayes_prc.pool.fit_pool`), the 90% interval covered only 68% of 100
+selections on such a pool and 36% on the ``classifier`` pool of
+``benchmarks/coverage_pool_compare.py``; its posterior was also curved enough that
+importance sampling failed (Pareto ``k`` near 1). Linear in its parameters, the model
+is a Bayesian logistic regression on ``2 (K + 1)`` basis functions (with the floor):
+the posterior is nearly Gaussian. The log-odds are additive in
 the two scores (exact for two scores that are jointly normal given the class with a
 common covariance: linear discriminant analysis). The selection depends on the scores
 only, so the design is ignorable (Rubin 1976; Gelman et al. 2013, ch. 8) and the
 likelihood is the plain Bernoulli likelihood of the labelled items.
 
 Sampler: posterior mode (L-BFGS-B, analytic gradient), Laplace covariance (analytic
-Hessian), Student-t importance sampling with Pareto smoothing and adaptation
-(:func:`._laplace.adaptive_importance`); a :class:`ConvergenceWarning` when Pareto
-``k > 0.7``.
+Hessian), Student-t importance sampling with Pareto smoothing; when Pareto ``k > 0.7``
+or the importance ESS is below the draws asked for, a tempered SMC
+(:func:`._laplace.tempered_smc`) moves the proposals to the posterior, and a
+:class:`ConvergenceWarning` says so when its moves are rarely accepted.
 
 Paired pool APs per draw (:class:`PairPool`). The labelled items keep their labels; every
 unlabelled item is drawn positive with its probability under the draw, **once**, and that
@@ -49,6 +56,7 @@ References
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import optimize, special
@@ -64,17 +72,55 @@ from ._laplace import (
     tempered_smc,
 )
 from ._pool_model import (
-    PoolPriors,
     _item_derivatives,
     calibration_basis,
     pool_normal_scores,
     prevalence_estimate,
 )
+from ._priors import _Priors
 
-__all__ = ["PairData", "PairPool", "fit_pool_pair", "pair_log_posterior"]
+__all__ = ["PairData", "PairPool", "PoolPairPriors", "fit_pool_pair", "pair_log_posterior"]
 
-#: Importance-sampling proposals (at least): the joint posterior is far from Gaussian in
-#: its 2 (K + 1) log slopes (Kish ESS about 2.5% of the proposals at 400 labels)
+
+@dataclass(frozen=True)
+class PoolPairPriors(_Priors):
+    """Prior of the joint calibration model of two classifiers on a pool.
+
+    Parameters
+    ----------
+    intercept_loc, intercept_sd : float, default -2, 2.5
+        ``alpha``: the log-odds of a positive at both labelled medians.
+    slope_loc, slope_sd : float, default 0.5, 1.5
+        ``s_X0 ~ Normal``: the slope of each model's lowest segment (log-odds per unit
+        of ``u``, the probit of the pool rank).
+    slope_step_sd : float, default 0.75
+        Random-walk step of the slopes from one segment to the next (each model).
+    n_knots : int, default 6
+        Knots of each ``g_X`` (``K + 1`` segments).
+    floor_share : float in [0, 1), default 0.05
+        Prior median of the floor ``eps`` as a share of the Horvitz-Thompson prevalence.
+    floor_sd : float, default 2
+        Prior standard deviation of ``logit eps``.
+    """
+
+    intercept_loc: float = -2.0
+    intercept_sd: float = 2.5
+    slope_loc: float = 0.5
+    slope_sd: float = 1.5
+    slope_step_sd: float = 0.75
+    n_knots: int = 6
+    floor_share: float = 0.05
+    floor_sd: float = 2.0
+
+    def __post_init__(self):
+        self._check_fields(
+            any_sign=("intercept_loc", "slope_loc", "floor_share"), integers=("n_knots",)
+        )
+        if not 0.0 <= self.floor_share < 1.0:
+            raise ValueError(f"`priors.floor_share` must be in [0, 1); got {self.floor_share!r}")
+
+
+#: Importance-sampling proposals (at least)
 _PROPOSALS = 4000
 #: Particles and Metropolis moves per tempering step of the SMC fallback
 _PARTICLES = 2000
@@ -86,7 +132,7 @@ _CHUNK = 16
 class PairData:
     """The labelled items on both models' scales: bases, labels, prior pieces.
 
-    ``theta = (alpha, log s_A0..A K, log s_B0..B K[, logit eps])``.
+    ``theta = (alpha, s_A0..A K, s_B0..B K[, logit eps])``.
     """
 
     def __init__(self, u_a, u_b, indices, is_pos, priors, prevalence):
@@ -110,24 +156,24 @@ class PairData:
         self.floor_sd = priors.floor_sd
         # Gaussian prior of (alpha, log slopes): mean and precision
         k = self.k_a + self.k_b
-        mean = np.concatenate([[priors.intercept_loc], np.full(k, priors.log_slope_loc)])
+        mean = np.concatenate([[priors.intercept_loc], np.full(k, priors.slope_loc)])
         prec = np.zeros((k + 1, k + 1))
         prec[0, 0] = 1 / priors.intercept_sd**2
         for start, size in ((1, self.k_a), (1 + self.k_a, self.k_b)):
-            prec[start, start] += 1 / priors.log_slope_sd**2
+            prec[start, start] += 1 / priors.slope_sd**2
             for j in range(start, start + size - 1):
-                step = 1 / priors.log_slope_step_sd**2
+                step = 1 / priors.slope_step_sd**2
                 prec[j, j] += step
                 prec[j + 1, j + 1] += step
                 prec[j, j + 1] -= step
                 prec[j + 1, j] -= step
         # the random walk's level is set by the first slope's prior: only its steps are
-        # penalized, so the first slope's mean enters through prec[start, start] alone
+        # penalized (their differences do not see the mean)
         self.prior_mean, self.prior_prec = mean, prec
         self.dim = k + 1 + int(self.has_floor)
 
     def split(self, theta):
-        """``(alpha, log_slopes_a, log_slopes_b, floor)`` of rows ``theta``."""
+        """``(alpha, slopes_a, slopes_b, floor)`` of rows ``theta``."""
         k = self.k_a + self.k_b
         floor = special.expit(theta[:, k + 1]) if self.has_floor else np.zeros(theta.shape[0])
         return theta[:, 0], theta[:, 1 : 1 + self.k_a], theta[:, 1 + self.k_a : k + 1], floor
@@ -154,7 +200,7 @@ def pair_log_posterior(theta, data):
     k = data.k_a + data.k_b
     pos = data.y > 0
     with np.errstate(over="ignore", invalid="ignore"):
-        slopes = np.exp(theta[:, 1 : k + 1])
+        slopes = theta[:, 1 : k + 1]
         f_pos = theta[:, :1] + slopes @ data.h[pos].T
         f_neg = theta[:, :1] + slopes @ data.h[~pos].T
         if data.has_floor:
@@ -176,15 +222,13 @@ def pair_log_posterior(theta, data):
 def _grad_hess(theta, data):
     """Analytic gradient and Hessian of the log posterior at one ``theta``."""
     k = data.k_a + data.k_b
-    s = np.exp(theta[1 : k + 1])
-    f = theta[0] + data.h @ s
+    f = theta[0] + data.h @ theta[1 : k + 1]
     eta = theta[k + 1] if data.has_floor else None
     l_f, l_ff, l_e, l_ee, l_fe = _item_derivatives(f, eta, data.y)
-    d = np.concatenate([np.ones((data.h.shape[0], 1)), data.h * s], axis=1)
+    d = np.concatenate([np.ones((data.h.shape[0], 1)), data.h], axis=1)  # df/dtheta
     grad, hess = np.zeros(theta.size), np.zeros((theta.size, theta.size))
     grad[: k + 1] = d.T @ l_f
     hess[: k + 1, : k + 1] = (d * l_ff[:, None]).T @ d
-    hess[1 : k + 1, 1 : k + 1] += np.diag(data.h.T @ l_f * s)
     if data.has_floor:
         grad[k + 1] = l_e.sum() - (eta - data.floor_loc) / data.floor_sd**2
         hess[k + 1, k + 1] = l_ee.sum() - 1 / data.floor_sd**2
@@ -197,7 +241,6 @@ def _grad_hess(theta, data):
 def _mode(data):
     rate0 = (data.y.sum() + 0.5) / (data.y.size + 1.0)
     x0 = np.concatenate([[special.logit(rate0)], data.prior_mean[1:]])
-    x0[1:] = np.minimum(x0[1:], 0.0)  # start with modest slopes
     if data.has_floor:
         x0 = np.append(x0, data.floor_loc)
 
@@ -215,12 +258,11 @@ def sample_pair_laplace(data, *, draws, rng, n_proposals=None):
     """Posterior draws (rows of ``theta``): Laplace + Student-t importance sampling, and a
     tempered SMC when the importance weights are not good enough.
 
-    The joint posterior of the two models' log slopes is curved (two correlated scores
-    share the signal: ``s_A`` and ``s_B`` trade off), so importance sampling from the
-    Laplace approximation often has Pareto ``k`` near 0.7 and a Kish ESS of a few
-    hundred of 20 000 proposals. When ``k > 0.7`` or the ESS is below ``draws``, the
-    proposals are moved to the posterior by :func:`._laplace.tempered_smc` (Student-t to
-    posterior, random-walk Metropolis moves), as the flexible model's fallback.
+    The posterior is nearly Gaussian (a logistic regression, plus the floor): Pareto
+    ``k`` is usually below 0.5 and the Kish ESS about half the proposals. When ``k >
+    0.7`` or the ESS is below ``draws``, the proposals are moved to the posterior by
+    :func:`._laplace.tempered_smc` (Student-t to posterior, random-walk Metropolis
+    moves), as the flexible model's fallback.
 
     Returns ``(theta (draws, D), importance)`` with ``importance`` as
     :func:`._laplace.importance_summary` (``khat``, ``ess``, ``n_distinct``, ``smc``, ...).
@@ -279,7 +321,7 @@ def build_pair_model(data):
     mean, prec = data.prior_mean, data.prior_prec
     with pm.Model() as model:
         x = pm.MvNormal("x", mu=mean, tau=prec, shape=k + 1)
-        f = x[0] + pm.math.dot(data.h, pm.math.exp(x[1:]))
+        f = x[0] + pm.math.dot(data.h, x[1:])
         if data.has_floor:
             eta = pm.Normal("logit_floor", data.floor_loc, data.floor_sd)
             floor = pm.math.invlogit(eta)
@@ -331,7 +373,7 @@ class PairPool:
         d = self.data
         alpha, ls_a, ls_b, floor = d.split(theta)
         # float32: the probabilities to 1e-7, at half the cost of float64
-        slopes = np.exp(np.concatenate([ls_a, ls_b], axis=1)).astype(np.float32)
+        slopes = np.concatenate([ls_a, ls_b], axis=1).astype(np.float32)
         f = slopes @ self.h_unlabelled
         f += alpha.astype(np.float32)[:, None]
         special.expit(f, out=f)
@@ -380,7 +422,7 @@ def fit_pool_pair(score_a, score_b, indices, is_pos, inclusion_prob, *, priors, 
     indices, is_pos, inclusion_prob : ndarray
         The selection's labelled items, their labels and inclusion probabilities (these
         only centre the floor's prior, through the Horvitz-Thompson prevalence).
-    priors : PoolPriors or dict or None
+    priors : PoolPairPriors or dict or None
     draws : int
     rng : numpy.random.Generator
 
@@ -389,7 +431,7 @@ def fit_pool_pair(score_a, score_b, indices, is_pos, inclusion_prob, *, priors, 
     dict
         ``ap_a``, ``ap_b`` (draws,), ``theta`` (draws, D), ``importance``, ``data``.
     """
-    priors = PoolPriors.from_any(priors)
+    priors = PoolPairPriors.from_any(priors)
     n = score_a.shape[0]
     u_a, u_b = pool_normal_scores(score_a), pool_normal_scores(score_b)
     prevalence = prevalence_estimate(is_pos, inclusion_prob, n)

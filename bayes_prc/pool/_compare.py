@@ -176,9 +176,10 @@ def compare_pool(
     ``method="model"`` (default), Bayesian: both classifiers' calibrations are fitted
     jointly to the labelled items,
     ``P(y = 1 | s_A, s_B) = eps + (1 - eps) expit(alpha + g_A(u_A) + g_B(u_B))``, with
-    ``u_X`` the normal score of classifier ``X``'s pool rank and ``g_X`` increasing and
-    piecewise linear (log slopes a Gaussian random walk; the priors of
-    :class:`~bayes_prc.pool.PoolPriors`), ``eps`` a score-independent floor. The
+    ``u_X`` the normal score of classifier ``X``'s pool rank and ``g_X`` piecewise linear
+    (slopes a Gaussian random walk, of either sign: given B's score, A's may be
+    negatively related to the label; ``bayes_prc.bayes.PoolPairPriors``), ``eps`` a
+    score-independent floor. The
     selection depends on the scores only, so the design is ignorable (Rubin 1976;
     Gelman et al. 2013, ch. 8): the likelihood is the plain Bernoulli likelihood of the
     labelled items. Posterior draws come from a Laplace approximation with Student-t
@@ -188,8 +189,8 @@ def compare_pool(
     grouped, exactly as :func:`bayes_prc.average_precision_score`) and their
     difference. The interval is equal-tailed; ``prob_b_better`` and the ROPE shares are
     read from the same draws. Assumptions: the log-odds of a positive are additive in
-    the two (rank-transformed) scores and increase in each given the other; labels are
-    independent given the scores.
+    the two (rank-transformed) scores, each smooth (``K + 1`` linear segments); labels
+    are independent given the scores.
 
     ``method="design"``, frequentist: the design-based estimate of each pool AP
     (:func:`bayes_prc.pool.design_ap_interval`'s Horvitz-Thompson ratio, with each
@@ -223,8 +224,9 @@ def compare_pool(
     draws : int, default 1000
         ``method="model"``: posterior draws (each labels the whole pool; about 1 s per
         1000 draws per 1e5 pool items).
-    priors : PoolPriors or dict, optional
-        ``method="model"``: priors of each ``g_X``, of ``alpha`` and of the floor.
+    priors : PoolPairPriors or dict, optional
+        ``method="model"``: priors of each ``g_X``, of ``alpha`` and of the floor
+        (``bayes_prc.bayes.PoolPairPriors``).
 
     Returns
     -------
