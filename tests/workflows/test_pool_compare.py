@@ -199,8 +199,13 @@ def test_model_sampler_agrees_with_nuts(rng):
     # PyMC's NUTS on the same joint calibration model: every coordinate's posterior mean
     # within 0.2 posterior sd plus 4 Monte Carlo se, sds within 30%
     pm = pytest.importorskip("pymc")
-    from bayes_prc.bayes._pool_model import PoolPriors, pool_normal_scores
-    from bayes_prc.bayes._pool_pair import PairData, build_pair_model, sample_pair_laplace
+    from bayes_prc.bayes._pool_model import pool_normal_scores
+    from bayes_prc.bayes._pool_pair import (
+        PairData,
+        PoolPairPriors,
+        build_pair_model,
+        sample_pair_laplace,
+    )
 
     y, a, b = _two_models(rng, 5000, prevalence=0.05)
     sel = bp.select_labels((rankdata(a) + rankdata(b)) / 2, 250, random_seed=rng)
@@ -209,7 +214,7 @@ def test_model_sampler_agrees_with_nuts(rng):
         pool_normal_scores(b),
         sel.indices,
         y[sel.indices],
-        PoolPriors(),
+        PoolPairPriors(),
         0.05,
     )
     fast, _ = sample_pair_laplace(data, draws=2000, rng=rng)
