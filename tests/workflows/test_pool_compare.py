@@ -76,7 +76,7 @@ def test_model_identical_scores_give_zero_and_same_seed_same_result(rng):
 def test_model_interval_covers_the_pool_difference(rng):
     # a reduced coverage check (one 2e4 pool at 3%, 20 selections of 300, 200 draws):
     # benchmarks/coverage_pool_compare.py measures the 90% interval covering 0.89-0.93
-    # of 100 selections on binormal pools. At a true coverage of 0.85 the chance of
+    # of 100-200 selections on binormal pools (0.92-0.96 with hard negatives). At a true coverage of 0.85 the chance of
     # fewer than 11 hits of 20 is 6e-5 (MC se of a coverage from 20 selections: 0.07);
     # an interval without the pool's uncertainty (labels fixed at their expectation, or
     # no posterior spread) covers well under half.
