@@ -19,6 +19,8 @@ from ._pool import PoolPosterior as PoolPosterior
 from ._pool import fit_pool as fit_pool
 from ._pool_model import PoolPriors as PoolPriors
 from ._pool_model import calibration_basis, pool_normal_scores
+from ._pool_pair import PoolPairPriors as PoolPairPriors
+from ._pool_pair import fit_pool_pair
 from ._posterior import BinormalPosterior
 from ._priors import BinormalPriors, ClassStats
 
@@ -53,6 +55,7 @@ __all__ = [
     "check_fit_options",
     "fit_from_statistics",
     "fit_paired_posterior",
+    "fit_pool_pair",
     "fit_score_model",
     "pool_normal_scores",
 ]

@@ -375,8 +375,10 @@ def compare_classifiers(
         Both models scored a whole pool and only ``selection``'s items
         (:func:`bayes_prc.pool.select_labels`) are labelled: ``score_a``, ``score_b``
         are the pool scores, ``y_true`` the labels of ``selection.indices``. The pool
-        APs are compared by :func:`bayes_prc.pool.compare_pool` (design-based paired
-        bootstrap, stratified Bayesian bootstrap for ``prob_b_better`` and ``rope``),
+        APs are compared by :func:`bayes_prc.pool.compare_pool` with its default
+        method (the joint calibration model of both scores, ``draws`` posterior
+        draws, each labelling the unlabelled items once for both models; for the
+        design-based paired bootstrap call ``compare_pool(..., method="design")``),
         which returns a :class:`~bayes_prc.pool.PoolComparison`; ``metric``,
         ``method``, ``recall``, ``transform``, ``priors``, ``model`` and
         ``bayes_method`` must keep their defaults.
@@ -493,6 +495,7 @@ def compare_classifiers(
             n_resamples=n_resamples,
             random_seed=random_seed,
             pos_label=pos_label,
+            draws=draws,
             unsupported={
                 "metric": metric != "average_precision",
                 "method": method is not None,

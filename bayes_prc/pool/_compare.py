@@ -3,11 +3,17 @@ r"""Two classifiers scored on one pool, compared on one labelled selection.
 Both models score every pool item; one selection is labelled (drawn on one score, or,
 better for a fair comparison, on the mean of the two pool ranks:
 ``select_labels((rankdata(score_a) + rankdata(score_b)) / 2, budget)``, so that the high
-scores of both models are oversampled). Each model's pool AP is estimated from the same
-labelled items by the Horvitz-Thompson estimator of
-:func:`bayes_prc.pool.design_ap_interval` (with that model's ordering and exact pool
-counts); the difference ``AP_B - AP_A`` is paired: every resample re-weights the same
-items for both models, so what the two share cancels.
+scores of both models are oversampled).
+
+``method="model"`` (the default): a joint monotone calibration model of the two scores
+(:mod:`bayes_prc.bayes._pool_pair`) fitted to the labelled items; each posterior draw
+labels the unlabelled items once and ranks that one labelling by both models, so the
+difference ``AP_B - AP_A`` is paired draw by draw.
+
+``method="design"``: each model's pool AP is estimated from the same labelled items by
+the Horvitz-Thompson estimator of :func:`bayes_prc.pool.design_ap_interval` (with that
+model's ordering and exact pool counts); the difference is paired: every resample
+re-weights the same items for both models, so what the two share cancels.
 
 References
 ----------
@@ -17,6 +23,11 @@ References
    "A large sample study of the Bayesian bootstrap", Ann. Statist. 15 (1987) 360-375.
 .. [3] J. K. Kruschke, "Rejecting or accepting parameter values in Bayesian estimation",
    Adv. Methods Pract. Psychol. Sci. 1 (2018) 270-280 (the ROPE).
+.. [4] D. B. Rubin, "Inference and missing data", Biometrika 63 (1976) 581-592.
+.. [5] A. Gelman, J. B. Carlin, H. S. Stern, D. B. Dunson, A. Vehtari and D. B. Rubin,
+   *Bayesian Data Analysis*, 3rd ed., CRC Press (2013), ch. 8 (ignorable designs).
+.. [6] J. Kossen, S. Farquhar, Y. Gal and T. Rainforth, "Active testing:
+   sample-efficient model evaluation", ICML 2021, PMLR 139, 5753-5763.
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ import numpy as np
 
 from .._core import (
     check_1d,
+    check_choice,
     check_finite_scores,
     check_int,
     check_probability,
@@ -34,6 +46,7 @@ from .._core import (
     check_rope,
     check_selected_labels,
 )
+from ..bayes import fit_pool_pair
 from ..frequentist import (
     IntervalResult,
     LabelSelection,
@@ -42,7 +55,10 @@ from ..frequentist import (
     sampling_fractions,
 )
 
-__all__ = ["PoolComparison", "compare_on_selection", "compare_pool"]
+__all__ = ["POOL_COMPARE_METHODS", "PoolComparison", "compare_on_selection", "compare_pool"]
+
+#: Methods of :func:`compare_pool`.
+POOL_COMPARE_METHODS = ("model", "design")
 
 
 @dataclass(frozen=True)
@@ -52,32 +68,44 @@ class PoolComparison(IntervalResult):
     Attributes
     ----------
     estimate : float
-        Design-based (Horvitz-Thompson) estimate of ``AP_B - AP_A`` on the whole pool.
+        ``AP_B - AP_A`` on the whole pool: the posterior mean (``"calibration model"``)
+        or the design-based (Horvitz-Thompson) estimate (``"stratified bootstrap"``).
     low, high : float
-        Percentile interval of the paired stratified rescaling bootstrap.
+        Equal-tailed credible interval of the model's draws, or percentile interval of
+        the paired stratified rescaling bootstrap.
     confidence_level : float
     method : str
-        ``"stratified bootstrap"``.
-    p_value : float
-        Two-sided bootstrap p-value of "no difference": twice the smaller share of
-        bootstrap replicates on either side of 0 (at least ``1 / n_resamples``), the
-        p-value that inverts the percentile interval.
+        ``"calibration model"`` (``compare_pool(method="model")``) or
+        ``"stratified bootstrap"`` (``method="design"``).
+    p_value : float or None
+        Design only (None for the model): two-sided bootstrap p-value of "no
+        difference": twice the smaller share of bootstrap replicates on either side of
+        0 (at least ``1 / n_resamples``), the p-value that inverts the percentile
+        interval.
     ap_a, ap_b : float
-        Design-based estimates of each model's pool AP.
+        Each model's pool AP: posterior means, or design-based estimates.
     prob_b_better : float
-        Posterior probability ``P(AP_B > AP_A)`` under the stratified Bayesian bootstrap.
+        Posterior probability ``P(AP_B > AP_A)``: share of the model's draws, or of the
+        stratified Bayesian bootstrap's (design).
     rope : tuple of float or None
     prob_below_rope, prob_in_rope, prob_above_rope : float or None
         Posterior shares of the difference below, in (ends included) and above ``rope``.
     n_labelled, n_labelled_positives, n_pool : int
     strategy : str
-    bootstrap_distribution, difference_draws : ndarray
-        The bootstrap replicates and the posterior draws of ``AP_B - AP_A``.
+    bootstrap_distribution : ndarray or None
+        The rescaling-bootstrap replicates of ``AP_B - AP_A`` (design; None for the
+        model).
+    difference_draws : ndarray
+        Posterior draws of ``AP_B - AP_A``: the model's, or the stratified Bayesian
+        bootstrap's (design).
+    importance : dict or None
+        The model's sampler diagnostics (Pareto ``khat``, ``ess``, ``smc``, ...); None
+        for the design.
     value_a, value_b : float
         ``ap_a`` and ``ap_b`` under the metric-neutral names of ``PairedComparison``.
     """
 
-    p_value: float
+    p_value: float | None
     ap_a: float
     ap_b: float
     prob_b_better: float
@@ -89,8 +117,9 @@ class PoolComparison(IntervalResult):
     n_labelled_positives: int
     n_pool: int
     strategy: str
-    bootstrap_distribution: np.ndarray = field(repr=False)
+    bootstrap_distribution: np.ndarray | None = field(repr=False)
     difference_draws: np.ndarray = field(repr=False)
+    importance: dict | None = field(default=None, repr=False)
 
     @property
     def value_a(self):
@@ -138,21 +167,41 @@ def compare_pool(
     ci_prob=0.95,
     n_resamples=2000,
     random_seed=None,
+    method="model",
+    draws=1000,
+    priors=None,
 ):
     r"""Compare two classifiers' pool AP on one labelled selection (``AP_B - AP_A``).
 
-    Frequentist: the design-based estimate of each pool AP
+    ``method="model"`` (default), Bayesian: both classifiers' calibrations are fitted
+    jointly to the labelled items,
+    ``P(y = 1 | s_A, s_B) = eps + (1 - eps) expit(alpha + g_A(u_A) + g_B(u_B))``, with
+    ``u_X`` the normal score of classifier ``X``'s pool rank and ``g_X`` piecewise linear
+    (slopes a Gaussian random walk, of either sign: given B's score, A's may be
+    negatively related to the label; ``bayes_prc.bayes.PoolPairPriors``), ``eps`` a
+    score-independent floor. The
+    selection depends on the scores only, so the design is ignorable (Rubin 1976;
+    Gelman et al. 2013, ch. 8): the likelihood is the plain Bernoulli likelihood of the
+    labelled items. Posterior draws come from a Laplace approximation with Student-t
+    importance sampling and a tempered-SMC fallback. Each draw labels every unlabelled
+    item once (Bernoulli with its probability; the labelled items keep their labels),
+    and that one labelling gives both pool APs (scikit-learn's definition, ties
+    grouped, exactly as :func:`bayes_prc.average_precision_score`) and their
+    difference. The interval is equal-tailed; ``prob_b_better`` and the ROPE shares are
+    read from the same draws. Assumptions: the log-odds of a positive are additive in
+    the two (rank-transformed) scores, each smooth (``K + 1`` linear segments); labels
+    are independent given the scores.
+
+    ``method="design"``, frequentist: the design-based estimate of each pool AP
     (:func:`bayes_prc.pool.design_ap_interval`'s Horvitz-Thompson ratio, with each
     model's own ordering and exact pool counts ``N(score >= s)``) and a percentile
     interval of the paired rescaling bootstrap within strata (Rao, Wu & Yue 1992): each
     replicate re-weights the labelled items once and both APs are recomputed with these
-    weights. Bayesian: the stratified Bayesian bootstrap (Rubin 1981) of the labelled
-    items: in each stratum Dirichlet(1, ..., 1) weights, scaled to the stratum's
-    Horvitz-Thompson total, give a posterior of the pool's (weighted) item distribution
-    and hence draws of both APs; ``prob_b_better`` and the ROPE shares are read from
-    them. Both treat the pool's label distribution nonparametrically: no calibration
-    model is assumed (unlike :func:`bayes_prc.pool.fit_pool`), and a stratum with no
-    labelled positive adds no uncertainty, as in ``design_ap_interval``.
+    weights; ``prob_b_better`` and the ROPE shares from the stratified Bayesian
+    bootstrap (Rubin 1981): in each stratum Dirichlet(1, ..., 1) weights, scaled to the
+    stratum's Horvitz-Thompson total. No calibration model is assumed, and a stratum
+    with no labelled positive adds no uncertainty: it under-covers at low prevalence
+    (90% intervals covered 83-88% of pool differences, ``docs/pool.md``).
 
     Parameters
     ----------
@@ -166,14 +215,34 @@ def compare_pool(
     rope : (float, float), optional
         Region of practical equivalence of ``AP_B - AP_A``, e.g. ``(-0.01, 0.01)``.
     ci_prob : float, default 0.95
-        Probability of the bootstrap interval.
+        Probability of the interval.
     n_resamples : int, default 2000
-        Bootstrap replicates, and posterior draws of the Bayesian bootstrap.
+        ``method="design"``: bootstrap replicates, and draws of the Bayesian bootstrap.
     random_seed : int, numpy.random.Generator or None
+    method : {"model", "design"}, default "model"
+        The joint calibration model, or the design-based paired bootstrap.
+    draws : int, default 1000
+        ``method="model"``: posterior draws (each labels the whole pool; about 1 s per
+        1000 draws per 1e5 pool items).
+    priors : PoolPairPriors or dict, optional
+        ``method="model"``: priors of each ``g_X``, of ``alpha`` and of the floor
+        (``bayes_prc.bayes.PoolPairPriors``).
 
     Returns
     -------
     PoolComparison
+
+    Warns
+    -----
+    ConvergenceWarning
+        ``method="model"``, when the sampler's tempered-SMC fallback accepts fewer than
+        5% of its moves.
+
+    References
+    ----------
+    Rubin (1976), "Inference and missing data", Biometrika 63; Gelman et al. (2013),
+    *Bayesian Data Analysis*, ch. 8; Kossen et al. (2021), "Active testing:
+    sample-efficient model evaluation", ICML; Rao, Wu & Yue (1992); Rubin (1981).
 
     Examples
     --------
@@ -187,8 +256,11 @@ def compare_pool(
     >>> b = a + rng.normal(size=y.size) + 1.0 * y     # B adds signal
     >>> sel = select_labels((rankdata(a) + rankdata(b)) / 2, 400, random_seed=1)
     >>> res = compare_pool(a, b, sel, y[sel.indices], rope=(-0.01, 0.01), random_seed=2)
-    >>> bool(res.low <= res.estimate <= res.high), bool(res.prob_b_better > 0.9)
-    (True, True)
+    >>> res.method, bool(res.low <= res.estimate <= res.high), bool(res.prob_b_better > 0.9)
+    ('calibration model', True, True)
+    >>> design = compare_pool(a, b, sel, y[sel.indices], method="design", random_seed=2)
+    >>> design.method, bool(design.low <= design.estimate <= design.high)
+    ('stratified bootstrap', True)
     """
     a, b = _check_pool_scores(score_a, score_b, selection)
     is_pos = check_selected_labels(y_labels, selection.indices.size)
@@ -201,6 +273,9 @@ def compare_pool(
         level=check_probability(ci_prob, "ci_prob"),
         n_resamples=check_int(n_resamples, "n_resamples"),
         rng=check_random_state(random_seed),
+        method=check_choice(method, "method", POOL_COMPARE_METHODS),
+        draws=check_int(draws, "draws"),
+        priors=priors,
     )
 
 
@@ -216,6 +291,7 @@ def compare_on_selection(
     random_seed,
     pos_label,
     unsupported,
+    draws=1000,
 ):
     """:func:`compare_pool` behind ``compare_classifiers(..., selection=...)``.
 
@@ -223,13 +299,16 @@ def compare_on_selection(
     ``compare_classifiers``), ``score_a`` / ``score_b`` the two models' pool scores;
     ``rope`` and ``ci_prob`` come validated. ``unsupported`` maps the names of
     ``compare_classifiers``'s options that do not apply here to whether they were set.
+    The method is :func:`compare_pool`'s default (the joint calibration model, with
+    ``draws`` posterior draws).
     """
     given = [k for k, v in unsupported.items() if v]
     if given:
         raise ValueError(
-            "with `selection`, compare_classifiers compares the two pool APs by the "
-            "design-based paired bootstrap (bayes_prc.pool.compare_pool); these options do "
-            f"not apply: {', '.join(f'`{k}`' for k in given)}"
+            "with `selection`, compare_classifiers compares the two pool APs by "
+            "bayes_prc.pool.compare_pool (its default: the joint calibration model; "
+            "method='design' there for the design-based paired bootstrap); these "
+            f"options do not apply: {', '.join(f'`{k}`' for k in given)}"
         )
     a, b = _check_pool_scores(score_a, score_b, selection)
     is_pos = check_selected_labels(
@@ -244,6 +323,9 @@ def compare_on_selection(
         level=ci_prob,
         n_resamples=check_int(n_resamples, "n_resamples"),
         rng=check_random_state(random_seed),
+        method="model",
+        draws=check_int(draws, "draws"),
+        priors=None,
     )
 
 
@@ -265,10 +347,19 @@ def _check_pool_scores(score_a, score_b, selection):
     return a, b
 
 
-def _compare(a, b, selection, is_pos, *, rope, level, n_resamples, rng):
+def _rope_shares(draws, rope):
+    if rope is None:
+        return [None, None, None]
+    below, above = float(np.mean(draws < rope[0])), float(np.mean(draws > rope[1]))
+    return [below, 1.0 - below - above, above]
+
+
+def _compare(a, b, selection, is_pos, *, rope, level, n_resamples, rng, method, draws, priors):
     """The paired comparison on validated pool scores and labels."""
     if not is_pos.any():
         raise ValueError("no positive among the labelled items: the pool APs are undefined")
+    if method == "model":
+        return _compare_model(a, b, selection, is_pos, rope, level, rng, draws, priors)
     designs, orders = [], []
     for s in (a, b):
         sel = replace(selection, y_score=s)  # the same items, seen through this score
@@ -287,10 +378,7 @@ def _compare(a, b, selection, is_pos, *, rope, level, n_resamples, rng):
     post = post[np.isfinite(post)]
     low, high = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2])
     p_value = min(1.0, max(2 * min(np.mean(boot <= 0), np.mean(boot >= 0)), 1 / boot.size))
-    shares = [None, None, None]
-    if rope is not None:
-        below, above = float(np.mean(post < rope[0])), float(np.mean(post > rope[1]))
-        shares = [below, 1.0 - below - above, above]
+    shares = _rope_shares(post, rope)
     return PoolComparison(
         estimate=float(estimate),
         low=float(low),
@@ -311,4 +399,44 @@ def _compare(a, b, selection, is_pos, *, rope, level, n_resamples, rng):
         strategy=selection.strategy,
         bootstrap_distribution=boot,
         difference_draws=post,
+    )
+
+
+def _compare_model(a, b, selection, is_pos, rope, level, rng, draws, priors):
+    """``method="model"``: the joint calibration model's paired draws."""
+    out = fit_pool_pair(
+        a,
+        b,
+        np.asarray(selection.indices),
+        is_pos,
+        selection.inclusion_prob,
+        priors=priors,
+        draws=draws,
+        rng=rng,
+    )
+    ap_a, ap_b = out["ap_a"], out["ap_b"]
+    diff = ap_b - ap_a
+    low, high = np.quantile(diff, [(1 - level) / 2, (1 + level) / 2])
+    shares = _rope_shares(diff, rope)
+    return PoolComparison(
+        estimate=float(np.mean(diff)),
+        low=float(low),
+        high=float(high),
+        confidence_level=level,
+        method="calibration model",
+        p_value=None,
+        ap_a=float(np.mean(ap_a)),
+        ap_b=float(np.mean(ap_b)),
+        prob_b_better=float(np.mean(diff > 0)),
+        rope=rope,
+        prob_below_rope=shares[0],
+        prob_in_rope=shares[1],
+        prob_above_rope=shares[2],
+        n_labelled=int(selection.indices.size),
+        n_labelled_positives=int(is_pos.sum()),
+        n_pool=int(selection.n_pool),
+        strategy=selection.strategy,
+        bootstrap_distribution=None,
+        difference_draws=diff,
+        importance=out["importance"],
     )
