@@ -26,7 +26,7 @@ Examples
 >>> exact = bp.average_precision_score(y, s)
 """
 
-from ..bayes import PoolPosterior, PoolPriors, fit_pool
+from ..bayes import PoolPairPriors, PoolPosterior, PoolPriors, fit_pool, fit_pool_pair
 from ..frequentist import (
     DESIGN_INTERVAL_METHODS,
     SELECTION_STRATEGIES,
@@ -51,6 +51,8 @@ __all__ = [
     "PoolComparison",
     "PoolPosterior",
     "PoolPriors",
+    "PoolPairPriors",
+    "fit_pool_pair",
     "design_ap_interval",
     "budget_for_width",
     "compare_pool",
