@@ -467,6 +467,7 @@ def precision_at_k_interval(
     prior=1.0,
     random_seed=None,
     pos_label=None,
+    groups=None,
 ):
     r"""Confidence interval for the precision among the ``k`` highest-scored items.
 
@@ -495,6 +496,11 @@ def precision_at_k_interval(
         Seed of "bootstrap".
     pos_label : label, optional
         The positive label (default 1).
+    groups : array-like of shape (n_samples,), optional
+        Cluster id of each item: the proportion methods then use the effective counts
+        (the hits and ``k`` divided by the clusters' design effect of the precision among
+        the top ``k``; Kish 1965, Korn & Graubard 1998). ``"bootstrap"`` and ``"bayes"``
+        do not take ``groups``. With every cluster a single item, the ungrouped result.
 
     Returns
     -------
@@ -553,6 +559,14 @@ def precision_at_k_interval(
     k = _check_k(k, ranked.n_samples)
     n_resamples = check_int(n_resamples, "n_resamples")
     prior = _check_real(prior, "prior", positive=True)
+    clusters = None if groups is None else check_groups(groups, ranked.n_samples)
+    if clusters is not None and clusters.singletons:
+        clusters = None
+    if clusters is not None and method not in PROPORTION_METHODS:
+        raise ValueError(
+            f"method={method!r} does not take `groups`; use a proportion method "
+            f"{PROPORTION_METHODS} (effective counts with the clusters' design effect)"
+        )
 
     estimate = precision_at_k(ranked, None, k)
     fps, tps, thr = ranked.counts
@@ -605,5 +619,21 @@ def precision_at_k_interval(
         a, b = hits + prior, (k - hits) + prior
         low, high, _, sd = beta_mixture_interval(weights, a, b, level)
         return result(low, high, sd)
+    if clusters is not None:
+        # each item's share of the top k (items tied at place k share its last m places)
+        score, thr_k = ranked.y_score, thr[i]
+        share = np.where(score > thr_k, 1.0, np.where(score == thr_k, m / group_n, 0.0))
+        num = np.bincount(
+            clusters.codes, weights=share * ranked.is_pos, minlength=clusters.n_clusters
+        )
+        den = np.bincount(clusters.codes, weights=share, minlength=clusters.n_clusters)
+        deff = cluster_proportion_design_effect(num, den)
+        ends = [
+            effective_proportion_interval(h / deff, k / deff, method=method, confidence_level=level)
+            for h in hits
+        ]
+        low = weights @ np.array([e.low for e in ends])
+        high = weights @ np.array([e.high for e in ends])
+        return result(low, high)
     res = proportion_interval(hits, k, method=method, confidence_level=level)
     return result(weights @ res.low, weights @ res.high)

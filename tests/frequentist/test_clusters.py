@@ -379,3 +379,32 @@ def test_fit_binormal_groups_singletons_and_errors(rng):
     assert one.design_effect is None and plain.design_effect is None
     with pytest.raises(ValueError, match="model='semiparametric'"):
         bp.fit_binormal(y, s, model="parametric", groups=g)
+
+
+def test_precision_at_k_groups(rng):
+    from bayes_prc.frequentist._operating_kernels import cluster_proportion_design_effect
+
+    y, s, g = clustered(rng, n_clusters=50)
+    s = np.round(s, 1)  # ties, some at place k
+    k = int(rng.integers(10, y.size // 2))
+    plain = bp.precision_at_k_interval(y, s, k)
+    one = bp.precision_at_k_interval(y, s, k, groups=np.arange(y.size))
+    assert (one.low, one.high) == (plain.low, plain.high)
+    res = bp.precision_at_k_interval(y, s, k, groups=g)
+    assert res.estimate == plain.estimate and res.high - res.low >= plain.high - plain.low - 1e-12
+    # without a tie at place k: the effective-count Wilson interval, by hand
+    s2 = s + 1e-6 * rng.random(s.size)
+    top = np.argsort(-s2, kind="stable")[:k]
+    share = np.zeros(y.size)
+    share[top] = 1.0
+    deff = cluster_proportion_design_effect(
+        np.bincount(g, weights=share * y, minlength=50), np.bincount(g, weights=share, minlength=50)
+    )
+    hits = y[top].sum()
+    p_eff, n_eff, z = hits / k, k / deff, 1.959963984540054
+    centre = (p_eff + z * z / (2 * n_eff)) / (1 + z * z / n_eff)
+    half = z * np.sqrt(p_eff * (1 - p_eff) / n_eff + z * z / (4 * n_eff**2)) / (1 + z * z / n_eff)
+    got = bp.precision_at_k_interval(y, s2, k, groups=g)
+    assert (got.low, got.high) == pytest.approx((centre - half, centre + half), abs=1e-12)
+    with pytest.raises(ValueError, match="does not take `groups`"):
+        bp.precision_at_k_interval(y, s, k, method="bootstrap", groups=g)
