@@ -376,11 +376,9 @@ def operating_point_interval(
         )
 
     if method == "delta":
-        se = delta_standard_error(metric, cells, cells_sq)
-        z = float(stats.norm.isf((1.0 - level) / 2.0))
-        low = min(max(estimate - z * se, lo_range), hi_range)
-        high = min(max(estimate + z * se, lo_range), hi_range)
-        return result(estimate, low, high, se)
+        return _normal_result(
+            metric, estimate, delta_standard_error(metric, cells, cells_sq), level, result
+        )
 
     if method in PROPORTION_METHODS:
         num, den = PROPORTION_CELLS[metric]
@@ -403,17 +401,7 @@ def operating_point_interval(
     else:
         block = _block_size(cell.shape[0], DEFAULT_MEMORY_BUDGET)
         draws = metric_value(metric, weighted_cell_replicates(rng, cell, w, n_resamples, block))
-    finite = draws[np.isfinite(draws)]
-    if finite.shape[0] < draws.shape[0]:
-        warn_at_caller(
-            f"{metric} is undefined (0/0) in {draws.shape[0] - finite.shape[0]} of "
-            f"{draws.shape[0]} {method} draws; they are left out of the interval",
-            UndefinedMetricWarning,
-        )
-    if finite.shape[0] == 0:
-        return result(estimate, np.nan, np.nan, np.nan, draws)
-    low, high = percentile_interval(finite, confidence_level=level)
-    return result(estimate, low, high, np.std(finite, ddof=1) if finite.shape[0] > 1 else 0, draws)
+    return _draws_result(metric, draws, f"{method} draws", estimate, level, result)
 
 
 def _clustered(metric, method, cell, clusters, estimate, level, n_resamples, random_seed, result):
@@ -421,13 +409,9 @@ def _clustered(metric, method, cell, clusters, estimate, level, n_resamples, ran
     g = clusters.n_clusters
     cluster_cells = np.bincount(clusters.codes * 4 + cell, minlength=4 * g).reshape(g, 4)
     cluster_cells = cluster_cells.astype(np.float64)
-    lo_range, hi_range = RANGES[metric]
     if method == "delta":
         se = cluster_delta_standard_error(metric, cluster_cells)
-        z = float(stats.norm.isf((1.0 - level) / 2.0))
-        low = min(max(estimate - z * se, lo_range), hi_range)
-        high = min(max(estimate + z * se, lo_range), hi_range)
-        return result(estimate, low, high, se)
+        return _normal_result(metric, estimate, se, level, result)
     if method in PROPORTION_METHODS:
         num, den = PROPORTION_CELLS[metric]
         k_c = cluster_cells[:, list(num)].sum(axis=1)
@@ -440,17 +424,31 @@ def _clustered(metric, method, cell, clusters, estimate, level, n_resamples, ran
     rng = check_random_state(random_seed)
     block = _block_size(g, DEFAULT_MEMORY_BUDGET)
     draws = metric_value(metric, cluster_cell_replicates(rng, cluster_cells, n_resamples, block))
+    return _draws_result(metric, draws, "cluster bootstrap draws", estimate, level, result)
+
+
+def _draws_result(metric, draws, what, estimate, level, result):
+    """The percentile interval of the finite draws (undefined ones left out, with a warning)."""
     finite = draws[np.isfinite(draws)]
     if finite.shape[0] < draws.shape[0]:
         warn_at_caller(
             f"{metric} is undefined (0/0) in {draws.shape[0] - finite.shape[0]} of "
-            f"{draws.shape[0]} cluster bootstrap draws; they are left out of the interval",
+            f"{draws.shape[0]} {what}; they are left out of the interval",
             UndefinedMetricWarning,
         )
     if finite.shape[0] == 0:
         return result(estimate, np.nan, np.nan, np.nan, draws)
     low, high = percentile_interval(finite, confidence_level=level)
     return result(estimate, low, high, np.std(finite, ddof=1) if finite.shape[0] > 1 else 0, draws)
+
+
+def _normal_result(metric, estimate, se, level, result):
+    """``estimate +- z se``, clipped to the metric's range."""
+    lo_range, hi_range = RANGES[metric]
+    z = float(stats.norm.isf((1.0 - level) / 2.0))
+    low = min(max(estimate - z * se, lo_range), hi_range)
+    high = min(max(estimate + z * se, lo_range), hi_range)
+    return result(estimate, low, high, se)
 
 
 # --------------------------------------------------------------------------------------
