@@ -88,9 +88,14 @@ def _fit_dask(core, y_true, y_score, options):
     bound = inspect.signature(core).bind(y_true, y_score, **options)
     bound.apply_defaults()
     kwargs = dict(bound.arguments)
-    if kwargs["model"] != "parametric" or kwargs["method"] == "laplace":
+    if (
+        kwargs["model"] != "parametric"
+        or kwargs["method"] == "laplace"
+        or kwargs["groups"] is not None  # the core names what groups needs
+    ):
         return core(y_true, y_score, **options)
-    del kwargs["model"], kwargs["n_categories"], kwargs["y_true"], kwargs["y_score"]
+    del kwargs["model"], kwargs["n_categories"], kwargs["groups"]
+    del kwargs["y_true"], kwargs["y_score"]
     if kwargs["method"] == "auto":
         kwargs["method"] = AUTO_METHOD["parametric"]
     from .scale import dask_fit_binormal
