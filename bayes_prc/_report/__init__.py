@@ -104,7 +104,8 @@ def report(
     the report, the PR curve with posterior and bootstrap bands, the AP comparison table
     (:func:`compare_intervals`) with the AP posterior forest plot, the operating-point
     table (:func:`compare_operating_point`) with precision/recall-vs-threshold curves,
-    predictive curves, the ROC band, and the score check with the ArviZ summary.
+    predictive curves, the ROC band, and the model check ("Does the binormal model fit
+    the scores?") with the ArviZ summary.
 
     Parameters
     ----------

@@ -63,6 +63,7 @@ class ReportData:
     auc_table: Any = None
     bands: Any = None
     clusters: Any = None
+    transform: str | None = None
 
     @property
     def n(self):
@@ -71,6 +72,10 @@ class ReportData:
     @property
     def n_pos(self):
         return self.data.n_pos
+
+    @property
+    def pos_label(self):
+        return self.data.pos_label
 
     @property
     def n_distinct(self):
@@ -253,6 +258,7 @@ def compute_report(
             auc_table=auc_table,
             bands=bands,
             clusters=clusters,
+            transform=transform,
         )
         if post.model_type == "parametric":
             if min(r.n_pos, r.n_neg) >= 2:

@@ -107,6 +107,11 @@ def verdict(d, ci_prob):
     return lines
 
 
+def _plain(value):
+    """A numpy scalar as its Python value (``1``, ``'yes'``), for display."""
+    return value.item() if hasattr(value, "item") else value
+
+
 def _esc(value):
     return html.escape(str(value), quote=True)
 
@@ -120,7 +125,14 @@ def _fmt(x, digits=4):
         return _esc(x)
     if not np.isfinite(xf):
         return _esc(xf)
+    if xf != 0 and not 1e-4 <= abs(xf) < 1e5:  # far scales: significant digits, short
+        return f"{xf:.{digits}g}"
     return f"{xf:.{digits}f}"
+
+
+def _fmt_sig(x, digits=6):
+    """A number of any magnitude with ``digits`` significant digits (thresholds)."""
+    return _esc(f"{float(x):.{digits}g}")
 
 
 def _table_html(df, columns, *, index_names=None, label_col=None):
@@ -131,12 +143,14 @@ def _table_html(df, columns, *, index_names=None, label_col=None):
         for c in columns
     )
     rows = []
+    whole = {c for c in columns if df[c].dtype.kind in "iu"}  # counts stay whole numbers
     for idx, row in df.iterrows():
         idx = idx if isinstance(idx, tuple) else (idx,)
         cells = "".join(f'<td class="l">{_esc(v)}</td>' for v in idx)
         for c in columns:
             cls = ' class="l"' if c == label_col or isinstance(row[c], str) else ""
-            cells += f"<td{cls}>{_fmt(row[c])}</td>"
+            value = int(row[c]) if c in whole else row[c]
+            cells += f"<td{cls}>{_fmt(value)}</td>"
         rows.append(f"<tr>{cells}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
@@ -175,8 +189,9 @@ def _data_section(d):
         f'<tr><th class="l">distinct scores</th><td>{d.n_distinct}</td></tr>',
         f'<tr><th class="l">items sharing a score with another</th><td>{d.n_tied}</td></tr>',
         f'<tr><th class="l">Bayesian model</th><td>{_esc(MODEL_NAMES[post.model_type])}</td></tr>',
+        f'<tr><th class="l">positive label</th><td>{_esc(repr(_plain(d.pos_label)))}</td></tr>',
         f'<tr><th class="l">score transform for the parametric fit</th>'
-        f"<td>{_esc(post.transform or 'none')}</td></tr>",
+        f"<td>{_esc(d.transform or 'none')}</td></tr>",
         f'<tr><th class="l">empirical average precision</th><td>{d.empirical_ap:.4f}</td></tr>',
         f'<tr><th class="l">posterior mean AP (binormal)</th>'
         f"<td>{d.posterior_mean_ap:.4f}</td></tr>",
@@ -217,7 +232,8 @@ def _reading_guide(ci_prob):
         "<li><b>AP table</b>: one row per method on the same data. Bayesian rows are "
         "credible intervals for the model's AP; frequentist rows are confidence intervals for "
         "the empirical estimator. Where they disagree a lot, the sample is too small for "
-        "either to be precise, or the binormal model fits poorly (see the score check).</li>",
+        'either to be precise, or the binormal model fits poorly (see "Does the binormal model '
+        'fit the scores?" below).</li>',
         "<li><b>ROC AUC table</b>: the same for the area under the ROC curve: DeLong's "
         "interval and its relatives for the empirical AUC, the posterior for the model's.</li>",
         "<li><b>Predictive curves</b>: empirical curves of simulated test sets of the same size: "
@@ -247,7 +263,7 @@ def _figure_sections(d, svgs):
         "intervals under it.</figcaption></figure>",
         *_auc_section_html(d),
         "<h2>Operating point</h2>",
-        f"<p>Threshold {_fmt(op.attrs['threshold'], 6)} (score &ge; threshold is "
+        f"<p>Threshold {_fmt_sig(op.attrs['threshold'])} (score &ge; threshold is "
         f"positive): TP {op.attrs.get('tp')}, FP {op.attrs.get('fp')}, "
         f"TN {op.attrs.get('tn')}, FN {op.attrs.get('fn')}.</p>",
         _table_html(_marked(op, d.n_pos), _TABLE_COLUMNS, label_col="label"),
@@ -329,6 +345,11 @@ def _score_model_sections(d, svgs, ci_prob):
         ]
     summary = d.ap_table.attrs.get("arviz_summary")
     if summary is not None:
+        summary = summary.copy()
+        for col in [c for c in summary.columns if str(c).startswith("ess")]:
+            # effective sample sizes as whole numbers
+            if np.all(np.isfinite(summary[col])):
+                summary[col] = summary[col].round().astype(np.int64)
         parts += [
             "<h3>ArviZ summary of the fit</h3>",
             _table_html(summary, list(summary.columns), index_names=["quantity"]),
@@ -340,7 +361,8 @@ def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed):
     """The self-contained HTML page of a :class:`ReportData` and its figures' SVG."""
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{_esc(title)}</h1>",
     ]

@@ -41,6 +41,8 @@ def _check_output(path, force, what="output"):
     if path is None:
         return
     out = Path(path)
+    if out.is_dir():
+        raise CLIError(f"cannot write the {what} {out}: it is a directory; name a file")
     if out.exists() and not force:
         raise CLIError(f"{out} exists; pass --force to overwrite it")
     parent = out.parent if str(out.parent) else Path(".")

@@ -186,3 +186,24 @@ def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys):
     assert cli.main(["demo"]) == 130
     err = capsys.readouterr().err
     assert err == "bayes-prc: interrupted\n"
+
+
+def test_output_path_that_is_a_directory_fails_fast(tmp_path):
+    """Issue 30: a directory as the output path exits 2 before any compute, naming it."""
+    rows = "\n".join(f"{i % 2},{0.1 + 0.02 * i:.2f}" for i in range(40))
+    (tmp_path / "d.csv").write_text("y,p\n" + rows + "\n")
+    (tmp_path / "out").mkdir()
+    for extra in ([], ["--force"]):
+        res = run(
+            "report",
+            str(tmp_path / "d.csv"),
+            "--score",
+            "p",
+            "--label",
+            "y",
+            "-o",
+            str(tmp_path / "out"),
+            *extra,
+        )
+        assert res.returncode == 2 and "it is a directory" in res.stderr
+    assert list((tmp_path / "out").iterdir()) == []

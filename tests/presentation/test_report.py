@@ -319,3 +319,30 @@ def test_report_figure_warnings_join_the_diagnostics_box(monkeypatch, recwarn, s
     assert md.count("a warning raised while drawing") == 1
     assert "a warning raised while drawing" in html
     assert not [w for w in recwarn if "raised while drawing" in str(w.message)]
+
+
+@pytest.mark.parametrize("scale", [1e-9, 1e300])
+def test_report_states_label_and_transform_and_keeps_numbers_short(scale):
+    """Issue 30: the positive label and the transform are stated, the viewport is set,
+    ESS are whole numbers and no number runs longer than 15 digits at any score scale."""
+    import re
+
+    rng = np.random.default_rng(3)
+    y = np.where(rng.random(150) < 0.3, "yes", "no")
+    p = 1 / (1 + np.exp(-(rng.normal(size=150) + 1.5 * (y == "yes"))))
+    transform = "logit" if scale < 1 else None
+    from bayes_prc._report import build_report
+
+    html, md = build_report(
+        y, p * scale, pos_label="yes", transform=transform, random_seed=0, n_resamples=50
+    )
+    assert '<meta name="viewport"' in html
+    assert "positive label</th><td>&#x27;yes&#x27;</td>" in html
+    expected = "logit" if transform else "none"
+    assert f"score transform for the parametric fit</th><td>{expected}</td>" in html
+    text = re.sub(r"<svg.*?</svg>", "", html, flags=re.S)  # the tables and the words
+    assert not re.findall(r"\d{16,}", text)
+    ess = re.search(r"ess_bulk.*?<tbody><tr><td[^>]*>[^<]*</td>((?:<td>[^<]*</td>){6})", text)
+    assert ess is not None and re.fullmatch(
+        r"\d+", re.findall(r"<td>([^<]*)</td>", ess.group(1))[4]
+    )
