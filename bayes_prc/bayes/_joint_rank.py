@@ -75,6 +75,7 @@ import numpy as np
 from scipy import optimize, stats
 from scipy.special import ndtr
 
+from .._core.display import HTMLReprMixin
 from ..exceptions import ConvergenceWarning
 from ._bvn import bvn_cdf_grad, bvn_cdf_grid
 from ._laplace import KHAT_OK, adaptive_importance, importance_summary, systematic
@@ -444,7 +445,7 @@ def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
 
 # ------------------------------------------------------------------------ fit check
 @dataclass(frozen=True)
-class JointFitCheck:
+class JointFitCheck(HTMLReprMixin):
     """Deviance check of the joint rank model (see the module docstring).
 
     Attributes

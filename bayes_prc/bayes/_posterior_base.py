@@ -73,6 +73,13 @@ class PosteriorDraws:
         out.attrs.update({"ci_prob": prob, "ci_kind": ci_kind})
         return out
 
+    def _repr_html_(self):
+        """Notebook display: the one-line description and the ArviZ summary table."""
+        import html
+
+        table = self.summary().to_html(float_format=lambda v: f"{v:.4g}")
+        return f"<p><b>{html.escape(repr(self))}</b></p>{table}"
+
     def _ess_cap(self):
         """The ESS resampled fast-sampler draws are worth (``importance["ess_draws"]``).
 

@@ -45,6 +45,7 @@ from .._core import (
     check_random_state,
     check_selected_labels,
 )
+from .._core.display import HTMLReprMixin
 
 __all__ = [
     "SELECTION_STRATEGIES",
@@ -67,7 +68,7 @@ _MAX_STRATA = 16
 # the selection
 # --------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class LabelSelection:
+class LabelSelection(HTMLReprMixin):
     """Items of a scored pool chosen for labelling (returned by :func:`select_labels`).
 
     Attributes

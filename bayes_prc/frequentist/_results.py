@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from .._core.display import HTMLReprMixin
+
 __all__ = ["ConfidenceInterval", "IntervalResult", "ProportionInterval"]
 
 ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
@@ -22,7 +24,7 @@ def frozen_float_array(a):
 
 
 @dataclass(frozen=True)
-class IntervalResult:
+class IntervalResult(HTMLReprMixin):
     """Base of every frequentist interval result of bayes_prc.
 
     Frozen dataclass with the five fields shared by all interval results (see
