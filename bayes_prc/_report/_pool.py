@@ -104,6 +104,15 @@ def compute_pool_report(
     }
 
 
+def _two_significant(n):
+    """A count to 2 significant digits (``1023`` -> ``1000``): a planning estimate."""
+    n = int(n)
+    if n < 100:
+        return str(n)
+    digits = len(str(n)) - 2
+    return f"{round(n, -digits):,}"
+
+
 def _verdict(d):
     pct = f"{100 * d['ci_prob']:.4g}%"
     name = d.get("recommended", "fit_pool")
@@ -124,7 +133,8 @@ def _verdict(d):
         if d["halve_budget"] is not None:
             more = d["halve_budget"] - d["n_labelled"]
             text += (
-                f" About {more} more labels (extending this selection) would halve "
+                f" About {_two_significant(more)} more labels (extending this selection) "
+                "would halve "
                 "the width (plan_labels)."
             )
         else:

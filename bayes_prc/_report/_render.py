@@ -78,19 +78,21 @@ def verdict(d, ci_prob):
     if rec is None:
         return []
     row = table.loc[rec]
-    half = (row.high - row.low) / 2
+    width = row.high - row.low
+    below, above = row.estimate - row.low, row.high - row.estimate
+    spread = f"the interval is {width:.3f} wide ({below:.3f} below the estimate, {above:.3f} above)"
     lines = [
         f"AP {row.estimate:.3f}, {ci_prob:.0%} interval [{row.low:.3f}, {row.high:.3f}] "
         f"({row.label}).",
         table.attrs["recommendation"],
-        f"How precise: AP is known to about \u00b1{half:.3f}. Interval widths shrink roughly "
-        "as one over the square root of the number of labelled items, so about "
+        f"How precise: {spread}. Interval widths shrink roughly as one over the square root "
+        "of the number of labelled items, so about "
         f"{3 * d.n:,} more items like these (four times as many) would halve that."
         if d.clusters is None
-        else f"How precise: AP is known to about \u00b1{half:.3f}. With clustered items the "
-        "width shrinks roughly as one over the square root of the number of clusters, so "
-        f"about {3 * d.clusters.n_clusters:,} more clusters like these (four times as "
-        "many) would halve that.",
+        else f"How precise: {spread}. With clustered items the width shrinks roughly as one "
+        "over the square root of the number of clusters, so about "
+        f"{3 * d.clusters.n_clusters:,} more clusters like these (four times as many) would "
+        "halve that.",
     ]
     caveats = []
     if d.n_pos < 20:
