@@ -1,15 +1,15 @@
 """Plots of posterior and empirical PR curves, thresholds and AP (matplotlib).
 
 Display objects in scikit-learn's manner: each holds precomputed arrays, draws them with
-``plot(ax=None, **kwargs)`` on the axes you pass (or on a new figure that is not
-registered with pyplot) and keeps the artists it made (``line_``, ``band_``, ...) with
+``plot(ax=None, **kwargs)`` on the axes you pass (or on a new pyplot figure,
+``plt.subplots()``) and keeps the artists it made (``line_``, ``band_``, ...) with
 ``ax_`` and ``figure_``. The ``from_posterior`` / ``from_predictions`` constructors call
 bayes_prc's computation functions first. Importing this module imports neither
 matplotlib nor PyMC; matplotlib is imported when something is drawn.
 
-A figure made here is not known to pyplot, so ``plt.show()`` does not show it: in a
-notebook display ``disp.figure_``, elsewhere ``disp.figure_.savefig(...)``, or pass
-``ax=`` from your own ``plt.subplots()``.
+Without ``ax`` the figure is a pyplot figure, as scikit-learn's: a notebook shows it
+where it is made, ``plt.show()`` shows it elsewhere, ``disp.figure_.savefig(...)``
+saves it; pass ``ax=`` to draw into your own layout.
 """
 
 from ._ap_forest import APForestDisplay

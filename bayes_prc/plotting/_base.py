@@ -1,7 +1,7 @@
 """Helpers shared by the display objects: axes creation, array checks, styles, data.
 
-Nothing here imports matplotlib at module level; :func:`get_axes` imports it when a
-display is drawn. Nothing here computes a statistic: the ``from_*`` constructors get
+Nothing here imports matplotlib at module level; :func:`get_axes` imports pyplot when
+a display is drawn without ``ax``. Nothing here computes a statistic: the ``from_*`` constructors get
 every band, density and histogram from the result objects (``BinormalPosterior.pr_band``,
 ``roc_band``, ``threshold_band``, ...) and the empirical functions.
 """
@@ -42,16 +42,16 @@ UNIT_LIMITS = (0.0, 1.02)
 
 
 def get_axes(ax, figsize=None):
-    """Return ``(ax, figure)``: the given axes, or new ones on a new, pyplot-free figure.
+    """Return ``(ax, figure)``: the given axes, or new ones on a new pyplot figure.
 
-    A new figure is a plain :class:`matplotlib.figure.Figure` (not registered with
-    pyplot, so nothing is drawn on, or left behind in, pyplot's global state).
+    As scikit-learn's displays do: without ``ax`` a display draws on
+    ``plt.subplots()``, so a notebook shows it where it is made (Jupyter's inline
+    backend shows the pyplot figures of a cell); with ``ax`` it draws there.
     """
     if ax is None:
-        from matplotlib.figure import Figure
+        import matplotlib.pyplot as plt
 
-        figure = Figure(figsize=figsize, layout="constrained")
-        ax = figure.add_subplot()
+        figure, ax = plt.subplots(figsize=figsize, layout="constrained")
         return ax, figure
     return ax, ax.figure
 

@@ -190,7 +190,7 @@ class PRCurveDisplay:
         Parameters
         ----------
         ax : matplotlib.axes.Axes, optional
-            Axes to draw on; by default a new figure (not registered with pyplot).
+            Axes to draw on; by default a new pyplot figure (``plt.subplots()``).
         name : str, optional
             Legend label of the posterior median; overrides the constructor's ``name``.
         legend : bool, default True

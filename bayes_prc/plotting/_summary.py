@@ -51,7 +51,7 @@ def plot_posterior_summary(
         For the predictive panel.
     pos_label : label, optional
     figure : matplotlib.figure.Figure or matplotlib.figure.SubFigure, optional
-        Where to draw (it must be empty); default a new pyplot-free figure.
+        Where to draw (it must be empty); default a new pyplot figure.
 
     Returns
     -------
@@ -71,10 +71,10 @@ def plot_posterior_summary(
     >>> sorted(displays), len(displays["pr"].figure_.axes) >= 6
     (['ap', 'ppc', 'pr', 'predictive', 'roc', 'thresholds'], True)
     """
-    if figure is None:
-        from matplotlib.figure import Figure
+    if figure is None:  # a pyplot figure: shown where it is made, as the displays
+        import matplotlib.pyplot as plt
 
-        figure = Figure(figsize=(16, 10), layout="constrained")
+        figure = plt.figure(figsize=(16, 10), layout="constrained")
     axes = figure.subplots(2, 3)
     common = {"ci_prob": ci_prob, "pos_label": pos_label}
     out = {

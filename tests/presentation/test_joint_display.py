@@ -30,7 +30,8 @@ def test_from_predictions_draws_the_regions(data):
     ts = [-0.5, 0.5, 1.2]
     before = plt.get_fignums()
     disp = PRJointRegionDisplay.from_predictions(y, s, ts, n_points=64)
-    assert plt.get_fignums() == before  # nothing left in pyplot
+    # without ax: one new pyplot figure, the display's (shown where it is made)
+    assert len(plt.get_fignums()) == len(before) + 1 and plt.gcf() is disp.figure_
     regs = bp.pr_joint_regions(y, s, ts, grid_size=2)
     assert len(disp.regions_) == 3
     for patch, reg in zip(disp.regions_, regs, strict=True):

@@ -88,9 +88,18 @@ def ax():
 def no_pyplot_figures():
     plt.close("all")
     yield
-    # displays make plain Figures: nothing is ever registered with (or left in) pyplot
-    assert plt.get_fignums() == []
     plt.close("all")
+
+
+def test_display_without_ax_draws_on_a_new_pyplot_figure_and_with_ax_there():
+    """Issue 30: as scikit-learn's displays, so a notebook shows the figure where it is
+    made; with ``ax`` nothing new is registered with pyplot."""
+    y, s = bp.Binormal(1, 1, 0, 1, 0.3).sample(120, random_seed=0)
+    disp = PRCurveDisplay.from_predictions(y, s)
+    assert plt.get_fignums() == [disp.figure_.number] and plt.gcf() is disp.figure_
+    fig, ax = plt.subplots()
+    again = PRCurveDisplay.from_predictions(y, s, ax=ax)
+    assert again.ax_ is ax and again.figure_ is fig and len(plt.get_fignums()) == 2
 
 
 # --------------------------------------------------------------------------- helpers
