@@ -137,7 +137,17 @@ def _fmt_sig(x, digits=6):
     return _esc(f"{float(x):.{digits}g}")
 
 
+def _shown_columns(df, columns):
+    """The columns to show: a column whose every cell is empty text is hidden."""
+    return [
+        c
+        for c in columns
+        if getattr(df[c].dtype, "kind", "O") in "biufc" or not (df[c].astype(str) == "").all()
+    ]
+
+
 def _table_html(df, columns, *, index_names=None, label_col=None):
+    columns = _shown_columns(df, columns)
     index_names = index_names or list(df.index.names)
     head = "".join(f'<th class="l">{_esc(n)}</th>' for n in index_names)
     head += "".join(
@@ -158,6 +168,7 @@ def _table_html(df, columns, *, index_names=None, label_col=None):
 
 
 def _md_table(df, columns):
+    columns = _shown_columns(df, columns)
     names = [str(n) for n in df.index.names]
     lines = ["| " + " | ".join(names + list(columns)) + " |"]
     lines.append("|" + "---|" * (len(names) + len(columns)))

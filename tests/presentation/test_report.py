@@ -338,6 +338,10 @@ def test_report_states_label_and_transform_and_keeps_numbers_short(scale):
         y, p * scale, pos_label="yes", transform=transform, random_seed=0, n_resamples=50
     )
     assert '<meta name="viewport"' in html
+    # an all-empty column is hidden (the note column appears only with a note)
+    table = re.search(r"<h2>Average precision: every interval</h2>.*?</table>", html, re.S)
+    has_note = "degenerate" in table.group(0) or "not computable" in table.group(0)
+    assert ("<th>note</th>" in table.group(0)) == has_note
     assert "positive label</th><td>&#x27;yes&#x27;</td>" in html
     expected = "logit" if transform else "none"
     assert f"score transform for the parametric fit</th><td>{expected}</td>" in html
