@@ -19,7 +19,13 @@ from .._core.groups import check_groups
 from ..empirical import AUC_PR_ESTIMATORS, as_ranked, auc_pr, auc_pr_validated
 from ..exceptions import UndefinedMetricWarning
 from ._engine import _Bins, _prepare, _replicates
-from ._jackknife import _ap_jackknife, _jackknife_strata, bca_interval, percentile_interval
+from ._jackknife import (
+    _ap_jackknife,
+    _brute_jackknife,
+    _jackknife_strata,
+    bca_interval,
+    percentile_interval,
+)
 from ._proportion import logit_interval, wald_interval
 from ._resample import DEFAULT_MEMORY_BUDGET, _block_size
 from ._results import IntervalResult, frozen_float_array
@@ -498,14 +504,7 @@ def _item_jackknife(bins, estimator):
     """Leave-one-item-out values (all items; NaN for the only positive)."""
     if estimator == "average_precision":
         return np.concatenate(_ap_jackknife(bins))
-    _, is_pos_s, score_s = bins.sorted_view
-    order = bins.sorted_view[0]
-    out = np.empty(bins.n)
-    for j in range(bins.n):
-        w = np.ones(bins.n)
-        w[j] = 0.0
-        out[j] = auc_pr_validated(is_pos_s, score_s, w[order], estimator)
-    return out
+    return _brute_jackknife(bins, estimator, np.arange(bins.n))
 
 
 def _cluster_jackknife(bins, clusters, estimator):
