@@ -118,6 +118,10 @@ _LAZY = {
     "compare_pool": "pool",
     "pool_intervals": "pool",
     "PoolComparison": "pool",
+    "subgroups": None,
+    "compare_subgroups": "subgroups",
+    "SubgroupComparison": "subgroups",
+    "SubgroupDisplay": "plotting",
 }
 
 __all__ = [

@@ -8,7 +8,7 @@ the few top-level modules):
 1 empirical    empirical/ (numpy only)
 2 core         models/, frequentist/ and the public paths binormal, intervals, bootstrap
 3 bayes        bayes/ (the only layer importing PyMC)
-4 workflows    compare/, paired/, pool/, criticism, prevalence, simulate, populations, folds
+4 workflows    compare/, paired/, pool/, subgroups/, criticism, prevalence, simulate, populations, folds
 5 scale        scale/ (the dask adapter) and _dispatch (the faces routing dask input)
 6 presentation plotting/, _report/, cli/
 
@@ -37,7 +37,17 @@ LAYER_NAMES = {
     1: ("empirical",),
     2: ("models", "frequentist", "binormal", "intervals", "bootstrap"),
     3: ("bayes",),
-    4: ("compare", "paired", "pool", "criticism", "prevalence", "simulate", "populations", "folds"),
+    4: (
+        "compare",
+        "paired",
+        "pool",
+        "subgroups",
+        "criticism",
+        "prevalence",
+        "simulate",
+        "populations",
+        "folds",
+    ),
     5: ("scale", "_dispatch"),
     6: ("plotting", "_report", "cli"),
 }

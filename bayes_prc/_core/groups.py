@@ -30,11 +30,14 @@ class Clusters:
     n_clusters : int
     sizes : ndarray of int64, shape (n_clusters,)
         Items per cluster.
+    labels : list, optional
+        The id of each cluster, in the order of the codes.
     """
 
     codes: np.ndarray
     n_clusters: int
     sizes: np.ndarray
+    labels: list | None = None
 
     @property
     def singletons(self):
@@ -52,7 +55,7 @@ class Clusters:
         return f"{self.n_clusters} clusters of {span} items (mean {self.sizes.mean():.3g})"
 
 
-def check_groups(groups, n_samples, *, name="groups"):
+def check_groups(groups, n_samples, *, name="groups", noun="cluster"):
     """Validate ``groups``: one cluster id per item, at least two clusters.
 
     Parameters
@@ -62,6 +65,9 @@ def check_groups(groups, n_samples, *, name="groups"):
         an error naming the first one. A :class:`Clusters` is returned as is.
     n_samples : int
         Number of items the ids must match.
+    name, noun : str
+        The parameter's name and what an id names, for the error messages
+        (``compare_subgroups`` passes ``"subgroup"`` for both).
 
     Returns
     -------
@@ -77,43 +83,45 @@ def check_groups(groups, n_samples, *, name="groups"):
     if isinstance(groups, Clusters):  # validated already (a table passes it to its rows)
         if groups.codes.shape[0] != n_samples:
             raise ValueError(
-                f"`{name}` must hold one cluster id per item ({n_samples}); "
+                f"`{name}` must hold one {noun} id per item ({n_samples}); "
                 f"got {groups.codes.shape[0]}"
             )
         return groups
     g = check_1d(groups, name)
     if g.shape[0] != n_samples:
         raise ValueError(
-            f"`{name}` must hold one cluster id per item ({n_samples}); got {g.shape[0]}"
+            f"`{name}` must hold one {noun} id per item ({n_samples}); got {g.shape[0]}"
         )
     if g.dtype.kind == "f":
         bad = np.flatnonzero(~np.isfinite(g))
         if bad.size:
             raise ValueError(
-                f"`{name}` contains a missing or non-finite cluster id "
+                f"`{name}` contains a missing or non-finite {noun} id "
                 f"({g[bad[0]].item()!r} at index {int(bad[0])})"
             )
     elif g.dtype.kind == "O":
         bad = [i for i, v in enumerate(g) if v is None or (isinstance(v, float) and v != v)]
         if bad:
             raise ValueError(
-                f"`{name}` contains a missing cluster id ({g[bad[0]]!r} at index {bad[0]})"
+                f"`{name}` contains a missing {noun} id ({g[bad[0]]!r} at index {bad[0]})"
             )
     try:
-        _, codes = np.unique(g, return_inverse=True)
+        labels, codes = np.unique(g, return_inverse=True)
+        labels = labels.tolist()
     except TypeError:  # mixed types numpy cannot sort: number them by first appearance
         first = {}
         codes = np.array([first.setdefault(v, len(first)) for v in g.tolist()])
+        labels = list(first)
     codes = codes.astype(np.int64).reshape(-1)
     sizes = np.bincount(codes)
     if sizes.size < 2:
         raise ValueError(
-            f"`{name}` holds a single cluster; clustered intervals need at least two "
-            "clusters (the clusters are the independent units)"
+            f"`{name}` holds a single {noun}; at least two are needed"
+            + (" (the clusters are the independent units)" if noun == "cluster" else "")
         )
     codes.setflags(write=False)
     sizes.setflags(write=False)
-    return Clusters(codes=codes, n_clusters=int(sizes.size), sizes=sizes)
+    return Clusters(codes=codes, n_clusters=int(sizes.size), sizes=sizes, labels=labels)
 
 
 def cluster_weight_blocks(

@@ -22,6 +22,7 @@ from ._pool_model import calibration_basis, pool_normal_scores
 from ._pool_pair import PoolPairPriors as PoolPairPriors
 from ._pool_pair import fit_pool_pair
 from ._posterior import BinormalPosterior
+from ._posterior_base import PosteriorDraws
 from ._priors import BinormalPriors, ClassStats
 
 # the score models: public path bayes_prc.criticism (`name as name`: importable here)
@@ -29,6 +30,16 @@ from ._score_model_fit import ScoreModelFit as ScoreModelFit
 from ._score_models import SCORE_MODELS as SCORE_MODELS
 from ._score_models import fit_score_model
 from ._semiparametric import SemiparametricPriors
+
+# the subgroup model: public path bayes_prc.subgroups (`name as name`: importable here)
+from ._subgroup_model import SubgroupData, subgroup_data
+from ._subgroup_model import SubgroupPriors as SubgroupPriors
+from ._subgroups import (
+    SUBGROUP_METRICS,
+    fit_subgroups,
+    independent_subgroup_draws,
+    subgroup_fit_check,
+)
 from ._summaries import averaged_pr_band, curve_band, pool_curves
 
 __all__ = [
@@ -58,4 +69,11 @@ __all__ = [
     "fit_pool_pair",
     "fit_score_model",
     "pool_normal_scores",
+    "PosteriorDraws",
+    "SUBGROUP_METRICS",
+    "SubgroupData",
+    "fit_subgroups",
+    "independent_subgroup_draws",
+    "subgroup_data",
+    "subgroup_fit_check",
 ]

@@ -1,0 +1,850 @@
+r"""Partial pooling across subgroups: the hierarchical rank-based binormal model.
+
+numpy/scipy only, except :func:`build_subgroup_model` (the PyMC version of the same
+model, the NUTS reference of the tests), which imports PyMC when called.
+
+Model
+-----
+One classifier scores every subgroup, so one unknown increasing map takes the scores to
+a latent scale shared by all subgroups: the scores enter only through their order, as in
+the semiparametric model (:mod:`._ordinal`), through ``K`` ordered categories of the
+pooled scores with shared cutpoints ``c``. In subgroup ``g`` the latent negatives are
+``N(d_g, e^{l_g})`` and the positives ``N(d_g + e^{l_g} mu_g, e^{l_g} sigma_g)``: the
+subgroup's binormal ROC curve has ``a = mu_g / sigma_g``, ``b = 1 / sigma_g``, and
+``d_g``, ``l_g`` let the subgroup's scores sit higher or spread wider (a site whose
+scores run high) without changing its ROC curve. Each subgroup's parameters are drawn
+from a population distribution whose spread is learned (partial pooling)::
+
+    mu_g            ~ Normal(m_mu, s_mu)         m_mu ~ Normal(0, mu_sd)
+    log sigma_g     ~ Normal(m_ls, s_ls)         m_ls ~ Normal(0, log_sigma_sd)
+    logit pi_g      ~ Normal(m_pi, s_pi)         m_pi ~ Normal(0, logit_prevalence_sd)
+    d_g             ~ Normal(0, s_d)             s_* ~ HalfNormal(*_spread)
+    l_g             ~ Normal(0, s_l)
+    cutpoints       ~ Normal(0, cutpoint_sd), ordered
+    n_pos_g         ~ Binomial(n_g, pi_g)
+    counts[g, j]    ~ Multinomial(n_gj, p_gj(cutpoints))
+
+A subgroup with few positives is pulled towards the others by as much as the spread the
+data support; a subgroup with no positive still has a posterior (its ROC parameters are
+those of the population, its prevalence is shrunk towards the others'). Hierarchical
+ROC models of this kind: Gatsonis (1995); for small subpopulations, Miller et al. (2021).
+
+Sampler
+-------
+Metropolis-within-Gibbs, vectorized over chains and subgroups:
+
+1. each subgroup's ``(d, l, mu, log sigma)`` by random-walk Metropolis steps whose
+   proposal covariance is learned per subgroup in the warm-up (Haario et al. 2001),
+   and by independence proposals from the population distribution (which let a
+   subgroup with few positives, whose posterior is mostly its prior, jump across it);
+2. the cutpoints by a Newton-Metropolis step: the proposal is the Gaussian of one
+   Newton step of their full conditional from the current point (tridiagonal Hessian);
+3. the common translation and scale of the latent axis (cutpoints and subgroup
+   locations together, a likelihood-free direction pinned only by the priors) by an
+   exact Gibbs draw and Metropolis steps;
+4. the population means and spreads by their full conditionals (normal; the spread on a
+   fine grid of ``log s``), and, for ``mu`` and ``log sigma``, by a Metropolis move of the
+   spread and of the mean in the non-centred parametrization (the subgroups' standardized
+   effects held fixed), which keeps the chain moving when the spread is small
+   (interweaving: Yu & Meng 2011);
+5. each subgroup's logit prevalence by a random-walk Metropolis step, its population
+   mean and spread as in 4.
+
+Checked against PyMC's NUTS on :func:`build_subgroup_model` in the tests.
+
+References
+----------
+.. [1] C. Gatsonis, "Random-effects models for diagnostic accuracy data", Acad. Radiol.
+   2 (1995) S14-S21.
+.. [2] A. C. Miller, L. A. Gatys, J. Futoma and E. B. Fox, "Model-based metrics:
+   sample-efficient estimates of predictive model subpopulation performance", Machine
+   Learning for Healthcare (2021).
+.. [3] Y. Qi and T. P. Minka, "Hessian-based Markov chain Monte-Carlo algorithms",
+   First Cape Cod Workshop on Monte Carlo Methods (2002).
+.. [4] H. Haario, E. Saksman and J. Tamminen, "An adaptive Metropolis algorithm",
+   Bernoulli 7 (2001) 223-242.
+.. [5] Y. Yu and X.-L. Meng, "To center or not to center: that is not the question",
+   J. Comput. Graph. Stat. 20 (2011) 531-570.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import expit
+
+from ._ordinal import (
+    OrdinalData,
+    _ratio_terms,
+    _weighted,
+    default_max_categories,
+    log_diff_ndtr,
+    ordinal_categories,
+    pad_cutpoints,
+    tridiag_back,
+    tridiag_cholesky,
+    tridiag_solve,
+)
+from ._priors import _Priors
+from ._semiparametric import initial_cutpoints, starting_mu
+
+__all__ = [
+    "SubgroupPriors",
+    "SubgroupData",
+    "subgroup_data",
+    "sample_subgroups",
+    "group_log_likelihood",
+    "build_subgroup_model",
+]
+
+#: Random-walk steps of the subgroups' ROC parameters per iteration of the sampler.
+ROC_STEPS = 3
+#: Order of the per-subgroup ROC parameters in the sampler's ``theta`` arrays.
+THETA_NAMES = ("shift", "log_scale", "mu", "log_sigma")
+
+
+@dataclass(frozen=True)
+class SubgroupPriors(_Priors):
+    """Prior of the hierarchical subgroup model (see :mod:`bayes_prc.subgroups`).
+
+    Parameters
+    ----------
+    mu_sd, log_sigma_sd : float, default 3, 1
+        Normal priors of the population means of ``mu`` and ``log sigma`` (as the
+        semiparametric model's priors of one subgroup).
+    mu_spread, log_sigma_spread : float, default 0.5, 0.3
+        Half-normal priors of the spreads of ``mu`` and ``log sigma`` across subgroups.
+        A spread of 0.5 in ``mu`` is a difference in ROC AUC of about 0.1 between
+        typical subgroups.
+    logit_prevalence_sd, prevalence_spread : float, default 2.5, 1
+        Normal prior of the population mean of the logit prevalence and half-normal
+        prior of its spread.
+    shift_spread, log_scale_spread : float, default 1, 0.5
+        Half-normal priors of the spreads of the subgroups' latent location and log
+        scale (scores that run higher or wider in one subgroup).
+    cutpoint_sd : float, default 5
+        Ordered ``Normal(0, cutpoint_sd)`` prior of the shared cutpoints.
+
+    Examples
+    --------
+    >>> from bayes_prc.subgroups import SubgroupPriors
+    >>> SubgroupPriors(mu_spread=1.0).mu_spread
+    1.0
+    """
+
+    mu_sd: float = 3.0
+    log_sigma_sd: float = 1.0
+    mu_spread: float = 0.5
+    log_sigma_spread: float = 0.3
+    logit_prevalence_sd: float = 2.5
+    prevalence_spread: float = 1.0
+    shift_spread: float = 1.0
+    log_scale_spread: float = 0.5
+    cutpoint_sd: float = 5.0
+
+    def __post_init__(self):
+        self._check_fields()
+
+
+@dataclass(frozen=True, eq=False)
+class SubgroupData:
+    """Validated subgroup data: pooled ordered categories and per-subgroup counts.
+
+    Attributes
+    ----------
+    labels : ndarray of shape (G,)
+        The subgroup labels, in the order of the other arrays.
+    ordinal : OrdinalData
+        The ordered categories of the pooled scores.
+    counts : ndarray of shape (G, 2, K)
+        Negatives (``[:, 0]``) and positives (``[:, 1]``) of each subgroup per category.
+    """
+
+    labels: np.ndarray
+    ordinal: OrdinalData
+    counts: np.ndarray
+
+    @property
+    def n_groups(self):
+        return int(self.counts.shape[0])
+
+    @property
+    def n_categories(self):
+        return int(self.counts.shape[2])
+
+    @property
+    def n(self):
+        return self.counts.sum(axis=(1, 2))
+
+    @property
+    def n_pos(self):
+        return self.counts[:, 1].sum(axis=1)
+
+    def entries(self, cls):
+        """Non-zero counts of class ``cls``: (group, category, count) arrays."""
+        g, k = np.nonzero(self.counts[:, cls])
+        return g, k, self.counts[g, cls, k].astype(np.float64)
+
+
+def subgroup_data(is_pos, score, codes, labels, n_categories=None):
+    """Pooled ordered categories of the scores and each subgroup's counts in them.
+
+    Parameters
+    ----------
+    is_pos : ndarray of bool, shape (n,)
+    score : ndarray of float, shape (n,)
+        Finite scores (validated).
+    codes : ndarray of int, shape (n,)
+        Subgroup index of each item, in ``range(len(labels))``; every subgroup occurs.
+    labels : ndarray of shape (G,)
+    n_categories : int, optional
+        Upper bound on the number of categories. Default: the semiparametric model's
+        bound for the pooled data, at most ``max(8, round(2 sqrt(m)))`` with ``m`` the
+        median subgroup size: categories finer than a typical subgroup can resolve add
+        cost (every likelihood term is a category of a subgroup) and no information.
+
+    Returns
+    -------
+    SubgroupData
+    """
+    if n_categories is None:
+        n_pos = int(is_pos.sum())
+        sizes = np.bincount(codes, minlength=len(labels))
+        n_categories = min(
+            default_max_categories(n_pos, is_pos.size - n_pos),
+            max(8, round(2 * np.sqrt(np.median(sizes)))),
+        )
+    ordinal = ordinal_categories(is_pos, score, n_categories)
+    k = ordinal.n_categories
+    cat = np.searchsorted(ordinal.score_low, score, side="right") - 1
+    g = len(labels)
+    flat = (codes * 2 + is_pos.astype(np.int64)) * k + cat
+    counts = np.bincount(flat, minlength=g * 2 * k).reshape(g, 2, k)
+    return SubgroupData(labels=np.asarray(labels, dtype=object), ordinal=ordinal, counts=counts)
+
+
+# ----------------------------------------------------------------------------- likelihood
+def _loc_scale(theta):
+    """Latent (location, scale) of each class of each subgroup: arrays (..., G, 2)."""
+    d, lsc, mu, lsig = np.moveaxis(theta, -1, 0)
+    scale0 = np.exp(lsc)
+    loc = np.stack([d, d + scale0 * mu], axis=-1)
+    scale = np.stack([scale0, scale0 * np.exp(lsig)], axis=-1)
+    return loc, scale
+
+
+class _Likelihood:
+    """Per-subgroup log-likelihood of the category counts, vectorized over chains."""
+
+    def __init__(self, data):
+        self.n_groups = data.n_groups
+        self.n_cut = data.n_categories - 1
+        self.entries = [data.entries(cls) for cls in (0, 1)]
+
+    def _z(self, cls, c, loc, scale):
+        g, k, _ = self.entries[cls]
+        edges = pad_cutpoints(c)  # (B, K + 1)
+        m = loc[:, g, cls]
+        s = scale[:, g, cls]
+        return (edges[:, k] - m) / s, (edges[:, k + 1] - m) / s, s
+
+    def _by_group(self, cls, values):
+        g = self.entries[cls][0]
+        b = values.shape[0]
+        idx = (np.arange(b)[:, None] * self.n_groups + g[None, :]).ravel()
+        out = np.bincount(idx, weights=values.ravel(), minlength=b * self.n_groups)
+        return out.reshape(b, self.n_groups)
+
+    def class_loglik(self, cls, c, theta):
+        """Log-likelihood of class ``cls`` per (chain, subgroup), shape (B, G)."""
+        loc, scale = _loc_scale(theta)
+        lo, hi, _ = self._z(cls, c, loc, scale)
+        return self._by_group(cls, self.entries[cls][2] * log_diff_ndtr(lo, hi))
+
+    def loglik(self, c, theta):
+        """Both classes, per (chain, subgroup)."""
+        return self.class_loglik(0, c, theta) + self.class_loglik(1, c, theta)
+
+    def cutpoint_derivatives(self, c, theta):
+        """Log-likelihoods per (chain, subgroup) of each class, and the gradient (B, J) and
+        tridiagonal Hessian of their total in ``c``."""
+        b, j = c.shape
+        loc, scale = _loc_scale(theta)
+        ll = []
+        grad = np.zeros(b * j)
+        hd = np.zeros(b * j)
+        ho = np.zeros(b * max(j - 1, 0))
+        rows = np.arange(b)[:, None]
+        for cls in (0, 1):
+            g, k, n = self.entries[cls]
+            lo, hi, s = self._z(cls, c, loc, scale)
+            logp = log_diff_ndtr(lo, hi)
+            ll.append(self._by_group(cls, n * logp))
+            g_lo, g_hi, x_lo, x_hi = _ratio_terms(lo, hi, logp)
+            inv = 1.0 / s
+            nn = np.broadcast_to(n, lo.shape)
+            with np.errstate(over="ignore", invalid="ignore"):
+                # category k has upper edge cutpoint k (if k < K - 1) and lower edge k - 1
+                up = k < j
+                low = k > 0
+                flat_up = (rows * j + k[None, :])[:, up].ravel()
+                flat_low = (rows * j + (k[None, :] - 1))[:, low].ravel()
+                grad += np.bincount(
+                    flat_up, (inv * _weighted(nn, g_hi))[:, up].ravel(), minlength=b * j
+                )
+                grad -= np.bincount(
+                    flat_low, (inv * _weighted(nn, g_lo))[:, low].ravel(), minlength=b * j
+                )
+                hd += np.bincount(
+                    flat_up,
+                    (inv**2 * _weighted(nn, -x_hi - g_hi * g_hi))[:, up].ravel(),
+                    minlength=b * j,
+                )
+                hd += np.bincount(
+                    flat_low,
+                    (inv**2 * _weighted(nn, x_lo - g_lo * g_lo))[:, low].ravel(),
+                    minlength=b * j,
+                )
+                both = up & low  # a category between two cutpoints couples k - 1 and k
+                if j > 1 and both.any():
+                    flat_off = (rows * (j - 1) + (k[None, :] - 1))[:, both].ravel()
+                    ho += np.bincount(
+                        flat_off,
+                        (inv**2 * _weighted(nn, g_lo * g_hi))[:, both].ravel(),
+                        minlength=b * (j - 1),
+                    )
+        return (*ll, grad.reshape(b, j), hd.reshape(b, j), ho.reshape(b, max(j - 1, 0)))
+
+
+def group_log_likelihood(data, cutpoints, theta):
+    """Log-likelihood of each subgroup's category counts given the ROC parameters.
+
+    Parameters
+    ----------
+    data : SubgroupData
+    cutpoints : ndarray of shape (B, K - 1)
+    theta : ndarray of shape (B, G, 4)
+        ``(shift, log_scale, mu, log_sigma)`` of each subgroup.
+
+    Returns
+    -------
+    ndarray of shape (B, G)
+    """
+    return _Likelihood(data).loglik(np.atleast_2d(cutpoints), np.asarray(theta))
+
+
+# ------------------------------------------------------------------------- the sampler
+def _cutpoint_mode(lik, c, theta, tau, max_iter=50, tol=1e-9):
+    """Mode of the cutpoints' full conditional (Newton with backtracking), batched."""
+
+    def objective(cc):
+        ll = lik.loglik(cc, theta).sum(axis=1)
+        ordered = np.all(np.diff(cc, axis=1) > 0, axis=1) if cc.shape[1] > 1 else True
+        return np.where(ordered, ll - 0.5 * np.sum(cc * cc, axis=1) / tau**2, -np.inf)
+
+    obj = objective(c)
+    for _ in range(max_iter):
+        _, _, grad, hd, ho = lik.cutpoint_derivatives(c, theta)
+        grad = grad - c / tau**2
+        ld, ls = tridiag_cholesky(-(hd - 1.0 / tau**2), -ho)
+        step = tridiag_solve(ld, ls, grad)
+        step[~np.isfinite(step)] = 0.0
+        t = np.ones(c.shape[0])
+        for _ in range(30):
+            trial = c + t[:, None] * step
+            new = objective(trial)
+            ok = new >= obj - 1e-10
+            if ok.all():
+                break
+            t = np.where(ok, t, 0.5 * t)
+        trial = c + t[:, None] * step
+        new = objective(trial)
+        keep = new >= obj - 1e-10
+        c = np.where(keep[:, None], trial, c)
+        obj = np.where(keep, new, obj)
+        if np.max(np.abs(t[:, None] * step)) < tol:
+            break
+    return c
+
+
+def _newton_terms(lik, c, theta, tau):
+    """Log-likelihoods at ``c`` and the Newton proposal N(mean, H^{-1}) made there."""
+    ll0, ll1, grad, hd, ho = lik.cutpoint_derivatives(c, theta)
+    ld, ls = tridiag_cholesky(-(hd - 1.0 / tau**2), -ho)
+    ok = np.all(np.isfinite(ld), axis=1) & np.all(np.isfinite(ls), axis=1)
+    ld = np.where(ok[:, None], ld, 1.0)
+    ls = np.where(ok[:, None], ls, 0.0)
+    step = tridiag_solve(ld, ls, grad - c / tau**2)
+    ok &= np.all(np.isfinite(step), axis=1)
+    mean = c + np.where(ok[:, None], step, 0.0)
+    return ll0, ll1, mean, ld, ls, ok
+
+
+def _gauss_logq(x, mean, ld, ls):
+    """Log density (up to a shared constant) of N(mean, (L L^T)^{-1}) at ``x``."""
+    d = x - mean
+    y = ld * d
+    y[:, :-1] += ls * d[:, 1:]  # L^T d: L lower bidiagonal, so L^T is upper
+    return -0.5 * np.sum(y * y, axis=1) + np.sum(np.log(ld), axis=1)
+
+
+def _norm_logpdf(x, m, s):
+    return -0.5 * ((x - m) / s) ** 2 - np.log(s)
+
+
+class _Spread:
+    """Gibbs draws of a population spread ``s`` (HalfNormal prior) on a grid of log s."""
+
+    def __init__(self, prior_scale, n_groups, points=600):
+        self.log_s = np.linspace(np.log(1e-4 * prior_scale), np.log(6 * prior_scale), points)
+        self.s = np.exp(self.log_s)
+        self.step = self.log_s[1] - self.log_s[0]
+        self.prior = -0.5 * (self.s / prior_scale) ** 2 + self.log_s  # + log-grid Jacobian
+        self.n_groups = n_groups
+        self.prior_scale = prior_scale
+
+    def draw(self, ss, rng):
+        """Draw ``s`` per chain given the sums of squares ``ss`` (B,) of the effects."""
+        logd = (
+            self.prior[None, :]
+            - self.n_groups * self.log_s[None, :]
+            - 0.5 * ss[:, None] / self.s[None, :] ** 2
+        )
+        logd -= logd.max(axis=1, keepdims=True)
+        cdf = np.cumsum(np.exp(logd), axis=1)
+        u = rng.uniform(size=ss.shape[0]) * cdf[:, -1]
+        idx = np.array([np.searchsorted(row, v) for row, v in zip(cdf, u, strict=True)])
+        idx = np.minimum(idx, self.s.size - 1)
+        return np.exp(self.log_s[idx] + self.step * rng.uniform(-0.5, 0.5, size=idx.size))
+
+    def log_prior(self, s):
+        return -0.5 * (s / self.prior_scale) ** 2
+
+
+def _normal_mean(effects, s, prior_sd, rng):
+    """Gibbs draw of a population mean with a Normal(0, prior_sd) prior, per chain."""
+    g = effects.shape[1]
+    prec = 1.0 / prior_sd**2 + g / s**2
+    mean = (effects.sum(axis=1) / s**2) / prec
+    return mean + rng.standard_normal(effects.shape[0]) / np.sqrt(prec)
+
+
+def _initial_state(data, lik, priors, chains, rng):
+    counts = data.ordinal.counts
+    mu0 = starting_mu(counts)
+    c0 = initial_cutpoints(counts, [mu0], [1.0])[0]
+    g = data.n_groups
+    theta = np.zeros((chains, g, 4))
+    theta[..., 2] = mu0
+    theta += 0.05 * rng.standard_normal(theta.shape)
+    c = np.repeat(c0[None], chains, axis=0)
+    c = _cutpoint_mode(lik, c, theta, priors.cutpoint_sd)
+    n = data.n.astype(float)
+    npos = data.n_pos.astype(float)
+    logit_p = np.log((npos + 0.5) / (n - npos + 0.5))
+    state = {
+        "c": c,
+        "theta": theta,
+        "logit_p": np.repeat(logit_p[None], chains, axis=0)
+        + 0.05 * rng.standard_normal((chains, g)),
+        "s": np.repeat(
+            np.array([[0.3, 0.2, 0.2, 0.1, 0.5]]) * rng.uniform(0.8, 1.2, (chains, 1)), 1, 0
+        ),
+        "m_mu": np.full(chains, mu0),
+        "m_ls": np.zeros(chains),
+        "m_p": np.full(chains, float(np.mean(logit_p))),
+    }
+    return state
+
+
+def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, progress=None):
+    """Draws from the hierarchical subgroup model by Metropolis-within-Gibbs.
+
+    Parameters
+    ----------
+    data : SubgroupData
+    priors : SubgroupPriors
+    draws, tune, chains : int
+        Kept draws and warm-up iterations per chain, number of chains.
+    rng : numpy.random.Generator
+    progress : callable, optional
+        Called as ``progress(iterations_done)`` every 50 iterations.
+
+    Returns
+    -------
+    dict
+        ``mu``, ``sigma``, ``shift``, ``scale``, ``prevalence`` of shape
+        (chains, draws, G); the population means and spreads (``m_mu``, ``s_mu``, ...)
+        and ``cutpoints`` (chains, draws, K - 1); ``acceptance`` (mean acceptance rates
+        of the Metropolis steps).
+    """
+    lik = _Likelihood(data)
+    g = data.n_groups
+    n = data.n.astype(float)
+    npos = data.n_pos.astype(float)
+    state = _initial_state(data, lik, priors, chains, rng)
+    c, theta = state["c"], state["theta"]
+    logit_p, s = state["logit_p"], state["s"]
+    m_mu, m_ls, m_p = state["m_mu"], state["m_ls"], state["m_p"]
+    spreads = [
+        _Spread(priors.shift_spread, g),
+        _Spread(priors.log_scale_spread, g),
+        _Spread(priors.mu_spread, g),
+        _Spread(priors.log_sigma_spread, g),
+        _Spread(priors.prevalence_spread, g),
+    ]
+    ll0 = lik.class_loglik(0, c, theta)
+    ll1 = lik.class_loglik(1, c, theta)
+
+    # per-subgroup random-walk proposal: Cholesky factors (G, 4, 4) and log scale factors
+    nn = data.counts[:, 0].sum(axis=1) + 1.0
+    n1 = npos + 1.0
+    sd0 = np.stack([1.5 / np.sqrt(nn), 1.0 / np.sqrt(nn), 1.5 / np.sqrt(n1), 1.0 / np.sqrt(n1)], 1)
+    chol = np.zeros((g, 4, 4))
+    chol[:, np.arange(4), np.arange(4)] = np.minimum(sd0, 0.5)
+    log_lam = np.zeros((chains, g))
+    p_step = np.full((chains, g), 1.0) * 2.0 / np.sqrt(n * expit(logit_p.mean(0)) + 4.0)
+    spread_step = np.full(5, 0.5)
+    adapt_at = {int(tune * f) for f in (0.2, 0.4, 0.6)} if tune >= 100 else set()
+    window = []
+
+    total = tune + draws
+    keep = {
+        name: np.empty((chains, draws, g))
+        for name in ("shift", "log_scale", "mu", "log_sigma", "logit_p")
+    }
+    hyper = {
+        name: np.empty((chains, draws))
+        for name in (
+            "s_shift",
+            "s_log_scale",
+            "s_mu",
+            "s_log_sigma",
+            "s_prevalence",
+            "m_mu",
+            "m_log_sigma",
+            "m_logit_prevalence",
+        )
+    }
+    cut = np.empty((chains, draws, c.shape[1]))
+    acc = {
+        "prior": 0.0,
+        "roc": 0.0,
+        "cutpoints": 0.0,
+        "prevalence": 0.0,
+        "spread": 0.0,
+        "mean": 0.0,
+    }
+    tau = priors.cutpoint_sd
+
+    def group_prior(th):
+        means = np.stack([np.zeros(chains), np.zeros(chains), m_mu, m_ls], axis=1)
+        return np.sum(_norm_logpdf(th, means[:, None, :], s[:, None, :4]), axis=2)
+
+    errstate = np.errstate(over="ignore", divide="ignore", invalid="ignore")
+    errstate.__enter__()  # far random-walk proposals overflow and are rejected
+    for it in range(total):
+        warm = it < tune
+        # 1. each subgroup's ROC parameters: random-walk Metropolis (a few steps: they
+        # are cheap beside the cutpoint step)
+        for _ in range(ROC_STEPS):
+            eps = rng.standard_normal((chains, g, 4))
+            step = np.einsum("gij,bgj->bgi", chol, eps) * np.exp(log_lam)[..., None]
+            prop = theta + step
+            p0 = lik.class_loglik(0, c, prop)
+            p1 = lik.class_loglik(1, c, prop)
+            log_a = p0 + p1 + group_prior(prop) - ll0 - ll1 - group_prior(theta)
+            accept = np.log(rng.uniform(size=log_a.shape)) < log_a
+            theta = np.where(accept[..., None], prop, theta)
+            ll0 = np.where(accept, p0, ll0)
+            ll1 = np.where(accept, p1, ll1)
+            rate = np.exp(np.minimum(log_a, 0.0))
+            rate[~np.isfinite(rate)] = 0.0
+            if warm:
+                log_lam += (rate - 0.3) / np.sqrt(1.0 + it / 3.0)
+                window.append(theta.copy())
+                if it + 1 in adapt_at and len(window) > 20:
+                    w = np.concatenate(window[len(window) // 2 :], axis=0)  # (draws * chains, G, 4)
+                    w = w - w.mean(axis=0)
+                    cov = np.einsum("ngi,ngj->gij", w, w) / max(w.shape[0] - 1, 1)
+                    cov = 2.38**2 / 4 * cov + 1e-8 * np.eye(4)
+                    try:
+                        chol = np.linalg.cholesky(cov)
+                    except np.linalg.LinAlgError:  # pragma: no cover - keep the last proposal
+                        pass
+                    log_lam[:] = 0.0
+                    window = []
+            else:
+                acc["roc"] += rate.mean() / ROC_STEPS
+
+        # 1b. independence proposals from the population distribution, per subgroup:
+        # the ROC parameters (positives' likelihood only), then the location and scale.
+        # Subgroups with few positives (or items) are mostly prior: these moves let
+        # them jump across it, where a random walk crawls.
+        for cols in ((2, 3), (0, 1)) if it % 2 else ((2, 3),):
+            prop = theta.copy()
+            means = np.stack([np.zeros(chains), np.zeros(chains), m_mu, m_ls], axis=1)
+            for k in cols:
+                prop[..., k] = means[:, k, None] + s[:, k, None] * rng.standard_normal((chains, g))
+            p1 = lik.class_loglik(1, c, prop)
+            p0 = ll0 if cols == (2, 3) else lik.class_loglik(0, c, prop)
+            log_a = p0 + p1 - ll0 - ll1
+            accept = np.log(rng.uniform(size=log_a.shape)) < log_a
+            theta = np.where(accept[..., None], prop, theta)
+            ll0 = np.where(accept, p0, ll0)
+            ll1 = np.where(accept, p1, ll1)
+            if not warm:
+                acc["prior"] += accept.mean() / 1.5
+
+        # 2. the shared cutpoints: Newton-Metropolis (the proposal is the Gaussian of
+        # one Newton step from the current point; Qi & Minka 2002)
+        # (every other iteration: the shared cutpoints are pinned down by all the data)
+        if it % 2 == 0:
+            ll0, ll1, mean_f, ld_f, ls_f, ok_f = _newton_terms(lik, c, theta, tau)
+            c_prop = mean_f + tridiag_back(ld_f, ls_f, rng.standard_normal(c.shape))
+            ordered = np.all(np.diff(c_prop, axis=1) > 0, axis=1) if c.shape[1] > 1 else ok_f
+            safe = np.where((ok_f & ordered)[:, None], c_prop, c)
+            q0, q1, mean_r, ld_r, ls_r, ok_r = _newton_terms(lik, safe, theta, tau)
+            log_a = (
+                (q0 + q1).sum(1)
+                - (ll0 + ll1).sum(1)
+                - 0.5 * (np.sum(c_prop**2, 1) - np.sum(c**2, 1)) / tau**2
+                + _gauss_logq(c, mean_r, ld_r, ls_r)
+                - _gauss_logq(c_prop, mean_f, ld_f, ls_f)
+            )
+            accept = ok_f & ok_r & ordered & (np.log(rng.uniform(size=chains)) < log_a)
+            c = np.where(accept[:, None], c_prop, c)
+            ll0 = np.where(accept[:, None], q0, ll0)
+            ll1 = np.where(accept[:, None], q1, ll1)
+            if not warm:
+                acc["cutpoints"] += 2 * accept.mean()
+
+        # 2b. the latent scale's origin and unit: translating (or scaling) the cutpoints
+        # and every subgroup's location together leaves the likelihood unchanged, so
+        # only the priors pin these directions down; one exact Gibbs draw of the
+        # translation and a few Metropolis steps of the log scale factor move along them
+        c, theta = _translate(c, theta, s[:, 0], tau, rng)
+        c, theta = _rescale(c, theta, s[:, 0], s[:, 1], tau, rng)
+
+        # 3. population means and spreads (centred Gibbs, then non-centred moves)
+        for k, mean in ((0, 0.0), (1, 0.0)):
+            s[:, k] = spreads[k].draw(np.sum((theta[..., k] - mean) ** 2, axis=1), rng)
+        m_mu = _normal_mean(theta[..., 2] - 0.0, s[:, 2], priors.mu_sd, rng)
+        m_ls = _normal_mean(theta[..., 3], s[:, 3], priors.log_sigma_sd, rng)
+        s[:, 2] = spreads[2].draw(np.sum((theta[..., 2] - m_mu[:, None]) ** 2, axis=1), rng)
+        s[:, 3] = spreads[3].draw(np.sum((theta[..., 3] - m_ls[:, None]) ** 2, axis=1), rng)
+        for k, m, prior_sd in ((2, m_mu, priors.mu_sd), (3, m_ls, priors.log_sigma_sd)):
+            # spread move: effects scaled about their mean (standardized effects fixed)
+            f = np.exp(spread_step[k] * rng.standard_normal(chains))
+            prop = theta.copy()
+            prop[..., k] = m[:, None] + f[:, None] * (theta[..., k] - m[:, None])
+            p1 = lik.class_loglik(1, c, prop)
+            log_a = (
+                (p1 - ll1).sum(1)
+                + spreads[k].log_prior(s[:, k] * f)
+                - spreads[k].log_prior(s[:, k])
+                + np.log(f)
+            )
+            accept = np.log(rng.uniform(size=chains)) < log_a
+            theta = np.where(accept[:, None, None], prop, theta)
+            ll1 = np.where(accept[:, None], p1, ll1)
+            s[:, k] = np.where(accept, s[:, k] * f, s[:, k])
+            if warm:
+                rate = np.mean(np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0)))
+                spread_step[k] *= np.exp((rate - 0.4) / np.sqrt(1.0 + it / 3.0))
+            else:
+                acc["spread"] += accept.mean() / 2
+            # mean move: every subgroup's effect shifted together
+            delta = 0.5 * s[:, k] * rng.standard_normal(chains) / np.sqrt(
+                g
+            ) + 0.05 * rng.standard_normal(chains)
+            prop = theta.copy()
+            prop[..., k] += delta[:, None]
+            p1 = lik.class_loglik(1, c, prop)
+            new_m = m + delta
+            log_a = (
+                (p1 - ll1).sum(1)
+                + _norm_logpdf(new_m, 0.0, prior_sd)
+                - _norm_logpdf(m, 0.0, prior_sd)
+            )
+            accept = np.log(rng.uniform(size=chains)) < log_a
+            theta = np.where(accept[:, None, None], prop, theta)
+            ll1 = np.where(accept[:, None], p1, ll1)
+            m[:] = np.where(accept, new_m, m)
+            if not warm:
+                acc["mean"] += accept.mean() / 2
+
+        # 4. prevalences: random-walk Metropolis per subgroup, then their population
+        for _ in range(ROC_STEPS):
+            prop = logit_p + p_step * rng.standard_normal(logit_p.shape)
+            log_a = (
+                _binomial_loglik(prop, npos, n)
+                - _binomial_loglik(logit_p, npos, n)
+                + _norm_logpdf(prop, m_p[:, None], s[:, 4:5])
+                - _norm_logpdf(logit_p, m_p[:, None], s[:, 4:5])
+            )
+            accept = np.log(rng.uniform(size=log_a.shape)) < log_a
+            logit_p = np.where(accept, prop, logit_p)
+            if warm:
+                p_step *= np.exp((np.exp(np.minimum(log_a, 0)) - 0.4) / np.sqrt(1.0 + it / 10.0))
+            else:
+                acc["prevalence"] += accept.mean() / ROC_STEPS
+        m_p = _normal_mean(logit_p, s[:, 4], priors.logit_prevalence_sd, rng)
+        s[:, 4] = spreads[4].draw(np.sum((logit_p - m_p[:, None]) ** 2, axis=1), rng)
+        f = np.exp(spread_step[4] * rng.standard_normal(chains))
+        prop = m_p[:, None] + f[:, None] * (logit_p - m_p[:, None])
+        log_a = (
+            (_binomial_loglik(prop, npos, n) - _binomial_loglik(logit_p, npos, n)).sum(1)
+            + spreads[4].log_prior(s[:, 4] * f)
+            - spreads[4].log_prior(s[:, 4])
+            + np.log(f)
+        )
+        accept = np.log(rng.uniform(size=chains)) < log_a
+        logit_p = np.where(accept[:, None], prop, logit_p)
+        s[:, 4] = np.where(accept, s[:, 4] * f, s[:, 4])
+        if warm:
+            rate = np.mean(np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0)))
+            spread_step[4] *= np.exp((rate - 0.4) / np.sqrt(1.0 + it / 3.0))
+
+        if not warm:
+            i = it - tune
+            for k, name in enumerate(THETA_NAMES):
+                keep[name][:, i] = theta[..., k]
+            keep["logit_p"][:, i] = logit_p
+            cut[:, i] = c
+            for k, name in enumerate(
+                ("s_shift", "s_log_scale", "s_mu", "s_log_sigma", "s_prevalence")
+            ):
+                hyper[name][:, i] = s[:, k]
+            hyper["m_mu"][:, i] = m_mu
+            hyper["m_log_sigma"][:, i] = m_ls
+            hyper["m_logit_prevalence"][:, i] = m_p
+        if progress is not None and (it + 1) % 50 == 0:
+            progress(it + 1)
+
+    errstate.__exit__(None, None, None)
+    out = {
+        "mu": keep["mu"],
+        "sigma": np.exp(keep["log_sigma"]),
+        "shift": keep["shift"],
+        "scale": np.exp(keep["log_scale"]),
+        "prevalence": expit(keep["logit_p"]),
+        "cutpoints": cut,
+        **hyper,
+        "acceptance": {k: v / max(draws, 1) for k, v in acc.items()},
+    }
+    return out
+
+
+def _translate(c, theta, s_shift, tau, rng):
+    """Exact Gibbs draw of a common translation of the cutpoints and subgroup locations."""
+    g, j = theta.shape[1], c.shape[1]
+    prec = g / s_shift**2 + j / tau**2
+    mean = -(theta[..., 0].sum(axis=1) / s_shift**2 + c.sum(axis=1) / tau**2) / prec
+    delta = mean + rng.standard_normal(c.shape[0]) / np.sqrt(prec)
+    theta = theta.copy()
+    theta[..., 0] += delta[:, None]
+    return c + delta[:, None], theta
+
+
+def _scale_log_target(lam, c, theta, s_shift, s_log_scale, tau):
+    f = np.exp(lam)[:, None]
+    g, j = theta.shape[1], c.shape[1]
+    return (
+        -0.5 * np.sum((theta[..., 0] * f / s_shift[:, None]) ** 2, axis=1)
+        - 0.5 * np.sum(((theta[..., 1] + lam[:, None]) / s_log_scale[:, None]) ** 2, axis=1)
+        - 0.5 * np.sum((c * f / tau) ** 2, axis=1)
+        + lam * (g + j)
+    )
+
+
+def _rescale(c, theta, s_shift, s_log_scale, tau, rng, steps=5, step_sd=0.05):
+    """Metropolis steps of a common rescaling of the latent scale (likelihood unchanged).
+
+    ``c -> e^lam c``, ``shift -> e^lam shift``, ``log_scale -> log_scale + lam``; the
+    Jacobian of the scaled coordinates is ``e^{lam (G + J)}``.
+    """
+    b = c.shape[0]
+    lam = np.zeros(b)
+    cur = _scale_log_target(lam, c, theta, s_shift, s_log_scale, tau)
+    for _ in range(steps):
+        prop = lam + step_sd * rng.standard_normal(b)
+        new = _scale_log_target(prop, c, theta, s_shift, s_log_scale, tau)
+        accept = np.log(rng.uniform(size=b)) < new - cur
+        lam = np.where(accept, prop, lam)
+        cur = np.where(accept, new, cur)
+    f = np.exp(lam)
+    theta = theta.copy()
+    theta[..., 0] *= f[:, None]
+    theta[..., 1] += lam[:, None]
+    return c * f[:, None], theta
+
+
+def _binomial_loglik(logit_p, npos, n):
+    """Binomial log-likelihood of ``npos`` positives in ``n`` items, per subgroup."""
+    return npos * _log_expit(logit_p) + (n - npos) * _log_expit(-logit_p)
+
+
+def _log_expit(x):
+    """``log(expit(x))`` without overflow (the binomial log-likelihood's terms)."""
+    return -np.logaddexp(0.0, -x)
+
+
+# ------------------------------------------------------------------- the PyMC reference
+def build_subgroup_model(data, priors):
+    """The hierarchical subgroup model in PyMC (non-centred), the reference of the sampler.
+
+    Parameters
+    ----------
+    data : SubgroupData
+    priors : SubgroupPriors
+
+    Returns
+    -------
+    pymc.Model
+        Variables ``mu``, ``sigma``, ``shift``, ``scale``, ``prevalence`` (dim
+        ``subgroup``), the population means and spreads, and ``cutpoints``.
+    """
+    import pymc as pm
+    import pytensor.tensor as pt
+
+    from ._model import _bin_probs
+
+    g, k = data.n_groups, data.n_categories
+    coords = {"subgroup": np.arange(g), "cutpoint": np.arange(k - 1)}
+    counts = data.counts.astype(np.int64)
+    with pm.Model(coords=coords) as model:
+        s_shift = pm.HalfNormal("s_shift", priors.shift_spread)
+        s_log_scale = pm.HalfNormal("s_log_scale", priors.log_scale_spread)
+        s_mu = pm.HalfNormal("s_mu", priors.mu_spread)
+        s_log_sigma = pm.HalfNormal("s_log_sigma", priors.log_sigma_spread)
+        s_prev = pm.HalfNormal("s_prevalence", priors.prevalence_spread)
+        m_mu = pm.Normal("m_mu", 0.0, priors.mu_sd)
+        m_ls = pm.Normal("m_log_sigma", 0.0, priors.log_sigma_sd)
+        m_p = pm.Normal("m_logit_prevalence", 0.0, priors.logit_prevalence_sd)
+        z = pm.Normal("z", 0.0, 1.0, shape=(5, g))
+        shift = pm.Deterministic("shift", s_shift * z[0], dims="subgroup")
+        log_scale = s_log_scale * z[1]
+        mu = pm.Deterministic("mu", m_mu + s_mu * z[2], dims="subgroup")
+        log_sigma = m_ls + s_log_sigma * z[3]
+        logit_p = m_p + s_prev * z[4]
+        scale = pm.Deterministic("scale", pt.exp(log_scale), dims="subgroup")
+        sigma = pm.Deterministic("sigma", pt.exp(log_sigma), dims="subgroup")
+        pm.Deterministic("prevalence", pm.math.invlogit(logit_p), dims="subgroup")
+        cut = pm.Normal(
+            "cutpoints",
+            0.0,
+            priors.cutpoint_sd,
+            dims="cutpoint",
+            transform=pm.distributions.transforms.ordered,
+            initval=initial_cutpoints(data.ordinal.counts, [1.0], [1.0])[0],
+        )
+        pm.Binomial("n_pos", n=data.n, logit_p=logit_p, observed=data.n_pos)
+        locs = (shift, shift + scale * mu)
+        scales = (scale, scale * sigma)
+        for cls in (0, 1):
+            probs = _bin_probs((cut[None, :] - locs[cls][:, None]) / scales[cls][:, None])
+            probs = pt.clip(probs, 1e-300, 1.0)
+            pm.Potential(f"counts_{cls}", pt.sum(counts[:, cls] * pt.log(probs)))
+    return model

@@ -1,0 +1,573 @@
+"""``compare_subgroups``: per-subgroup AP or ROC AUC with partial pooling, and its result."""
+
+from __future__ import annotations
+
+import html
+import warnings
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .._core import (
+    Progress,
+    check_choice,
+    check_int,
+    check_probability,
+    check_progressbar,
+    check_random_state,
+    validate_binary_inputs,
+)
+from .._core.groups import check_groups
+from ..bayes import (
+    SUBGROUP_METRICS,
+    PosteriorDraws,
+    SubgroupPriors,
+    curve_band,
+    fit_subgroups,
+    independent_subgroup_draws,
+    subgroup_data,
+    subgroup_fit_check,
+)
+from ..binormal import Binormal
+from ..empirical import average_precision_score, roc_auc_score
+from ..frequentist import ap_interval, roc_auc_interval
+
+__all__ = [
+    "FLAG_PROBABILITY",
+    "SUBGROUP_METHODS",
+    "OverallPosterior",
+    "SubgroupComparison",
+    "SubgroupFitCheck",
+    "compare_subgroups",
+]
+
+#: A subgroup is flagged when ``prob_below_overall`` exceeds this probability.
+FLAG_PROBABILITY = 0.9
+#: The rows of :attr:`SubgroupComparison.comparison`, one per method and subgroup.
+SUBGROUP_METHODS = ("pooled", "independent", "bootstrap")
+#: Recall grid of the pooled population's curves and of the subgroups' bands.
+RECALL = np.linspace(0.0, 1.0, 101)
+#: At most this many draws make each subgroup's band (memory: subgroups x draws x recall).
+BAND_DRAWS = 1000
+_NAMES = {"average_precision": "AP", "roc_auc": "ROC AUC"}
+
+
+def _empirical(metric, y, s):
+    """The subgroup's empirical metric, NaN where it is undefined (one class only)."""
+    if y.all() or not y.any():
+        return np.nan
+    if metric == "roc_auc":
+        return float(roc_auc_score(y, s))
+    return float(average_precision_score(y, s))
+
+
+def _note(n_pos, n_neg):
+    if n_pos == 0:
+        return "no positive: the estimate is the other subgroups' (pooling only)"
+    if n_neg == 0:
+        return "no negative: the ROC estimate is the other subgroups' (pooling only)"
+    if n_pos + n_neg == 1:
+        return "one item"
+    return ""
+
+
+class OverallPosterior(PosteriorDraws):
+    """All subgroups together: the pooled population of the subgroup model.
+
+    The mixture of the subgroups (in their sample proportions) on the model's shared
+    latent scale; its AP and ROC AUC draws come from the same posterior draws as the
+    subgroups', so ``prob_below_overall`` is a joint posterior probability.
+
+    Attributes
+    ----------
+    idata : DataTree
+        ``posterior`` group with ``average_precision``, ``roc_auc`` (chain, draw) and
+        ``precision`` (chain, draw, recall).
+    empirical : float
+        The metric of all items (empirical).
+    metric : str
+    ci_prob : float
+    """
+
+    def __init__(self, idata, empirical, metric, ci_prob):
+        self.idata = idata
+        self.empirical = empirical
+        self.metric = metric
+        self.ci_prob = ci_prob
+
+    @property
+    def draws(self):
+        """The metric's draws (chain, draw)."""
+        return self.idata["posterior"][self.metric]
+
+    def summary(self, var_names=None, ci_prob=None, kind="all"):
+        """ArviZ summary of the pooled AP and ROC AUC."""
+        return self._summary(var_names or list(SUBGROUP_METRICS), ci_prob, kind=kind)
+
+    def pr_band(self, ci_prob=None, kind="pointwise"):
+        """Credible band of the pooled population's PR curve (recall grid of 101 points)."""
+        curves = self.idata["posterior"]["precision"].values.reshape(-1, RECALL.size)
+        return curve_band(curves, RECALL, self._ci_prob(ci_prob), kind)
+
+    def __repr__(self):
+        d = self.draws
+        return (
+            f"OverallPosterior({self.metric}: mean={float(d.mean()):.3f}, "
+            f"empirical={self.empirical:.3f})"
+        )
+
+
+class SubgroupFitCheck:
+    """Posterior predictive check of the subgroup model (see ``SubgroupComparison.fit_check``).
+
+    Attributes
+    ----------
+    p_value : float
+        All subgroups together; small values (below ``significance_level``) say the
+        model does not reproduce the subgroups' score distributions.
+    p_values : pandas.Series
+        The same per subgroup (many subgroups: expect a few small ones by chance).
+    significance_level : float
+    """
+
+    def __init__(self, p_value, p_values, significance_level):
+        self.p_value = float(p_value)
+        self.p_values = p_values
+        self.significance_level = significance_level
+
+    @property
+    def passed(self):
+        return bool(self.p_value >= self.significance_level)
+
+    def __repr__(self):
+        verdict = "passed" if self.passed else "FAILED"
+        return (
+            f"SubgroupFitCheck({verdict}: p = {self.p_value:.3f} at level "
+            f"{self.significance_level}; smallest subgroup p = {self.p_values.min():.3f})"
+        )
+
+    def _repr_html_(self):
+        table = self.p_values.to_frame("p_value").to_html(float_format=lambda v: f"{v:.3f}")
+        return f"<p><b>{html.escape(repr(self))}</b></p>{table}"
+
+
+class SubgroupComparison(PosteriorDraws):
+    """Result of :func:`compare_subgroups`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        Indexed by subgroup, columns ``n``, ``positives``, ``empirical``, ``estimate``
+        (posterior mean), ``low``, ``high`` (highest-density interval of probability
+        ``ci_prob``), ``prob_below_overall`` (posterior probability that the subgroup's
+        metric is below the pooled population's minus ``margin``), ``flagged``
+        (``prob_below_overall > 0.9``) and ``note``. ``attrs`` hold the metric, the
+        margin, ``ci_prob`` and the pooled population's estimate.
+    posterior : xarray.DataArray
+        The subgroups' metric draws, dims ``chain``, ``draw``, ``subgroup``. The whole
+        curves: :meth:`curve_draws` and :meth:`pr_band`.
+    overall : OverallPosterior
+        All items together (the pooled population of the same model).
+    idata : DataTree
+        Every draw: the subgroups' AP, ROC AUC, prevalence and binormal parameters, the
+        population means and spreads (``m_*``, ``s_*``) and the cutpoints.
+    metric, margin, ci_prob
+        As passed.
+    acceptance : dict
+        Mean acceptance rates of the sampler's Metropolis steps.
+    """
+
+    def __init__(self, *, table, idata, overall, metric, margin, ci_prob, acceptance, inputs):
+        self.table = table
+        self.idata = idata
+        self.overall = overall
+        self.metric = metric
+        self.margin = margin
+        self.ci_prob = ci_prob
+        self.acceptance = acceptance
+        self._inputs = inputs
+
+    @property
+    def posterior(self):
+        """The subgroups' metric draws (chain, draw, subgroup)."""
+        return self.idata["posterior"][self.metric]
+
+    @property
+    def labels(self):
+        """The subgroup labels, in the table's order."""
+        return list(self.table.index)
+
+    def _subgroup_index(self, subgroup):
+        if subgroup is None:
+            return np.arange(len(self.labels))
+        wanted = [subgroup] if not isinstance(subgroup, (list, tuple, np.ndarray)) else subgroup
+        index = []
+        for s in wanted:
+            if s not in self.table.index:
+                raise ValueError(f"`subgroup` {s!r} is not one of {self.labels}")
+            index.append(self.table.index.get_loc(s))
+        return np.asarray(index)
+
+    def curve_draws(self, subgroup=None, recall=None, max_draws=BAND_DRAWS):
+        """Posterior PR curves of subgroups: precision at each recall, per draw.
+
+        Parameters
+        ----------
+        subgroup : label or list of labels, optional
+            Default every subgroup.
+        recall : array-like, optional
+            Recall grid in [0, 1]; default 101 equally spaced points.
+        max_draws : int, default 1000
+            At most this many draws (evenly thinned), so memory stays at
+            ``subgroups x max_draws x recall``.
+
+        Returns
+        -------
+        xarray.DataArray
+            Dims ``sample``, ``subgroup``, ``recall``.
+        """
+        idx = self._subgroup_index(subgroup)
+        r = RECALL if recall is None else np.asarray(recall, dtype=float)
+        if r.ndim != 1 or np.any((r < 0) | (r > 1)) or not np.all(np.isfinite(r)):
+            raise ValueError(f"`recall` must be a 1-D grid in [0, 1]; got {recall!r}")
+        post = self.idata["posterior"]
+        total = post.sizes["chain"] * post.sizes["draw"]
+        keep = np.linspace(0, total - 1, min(check_int(max_draws, "max_draws"), total))
+        keep = keep.astype(int)
+        p = {
+            k: post[k].values.reshape(total, -1)[keep][:, idx]
+            for k in ("mu", "sigma", "prevalence")
+        }
+        model = Binormal(p["mu"], p["sigma"], 0.0, 1.0, p["prevalence"])
+        curves = model.precision_at_recall(r)  # (S, G', R)
+        return xr.DataArray(
+            curves,
+            dims=("sample", "subgroup", "recall"),
+            coords={"subgroup": np.asarray(self.labels, dtype=object)[idx], "recall": r},
+            name="precision",
+        )
+
+    def pr_band(self, subgroup=None, recall=None, ci_prob=None, kind="pointwise"):
+        """Credible bands of the subgroups' PR curves.
+
+        Returns
+        -------
+        xarray.Dataset
+            ``lower``, ``median``, ``upper`` with dims ``subgroup``, ``recall``.
+        """
+        prob = self._ci_prob(ci_prob)
+        curves = self.curve_draws(subgroup, recall)
+        bands = [
+            curve_band(curves.values[:, i, :], curves["recall"].values, prob, kind)
+            for i in range(curves.sizes["subgroup"])
+        ]
+        return xr.concat(bands, dim=pd.Index(curves["subgroup"].values, name="subgroup"))
+
+    def summary(self, var_names=None, ci_prob=None, kind="all"):
+        """ArviZ summary (R-hat, ESS) of the subgroups' metric and the population's spread."""
+        names = var_names or [self.metric, "prevalence", "m_mu", "s_mu", "s_log_sigma"]
+        return self._summary(names, ci_prob, kind=kind)
+
+    @cached_property
+    def comparison(self):
+        """Each subgroup's interval by three methods, to compare.
+
+        Rows (subgroup, method) for the methods of :data:`SUBGROUP_METHODS`:
+        ``pooled`` (this model), ``independent`` (the semiparametric model fitted to the
+        subgroup alone: the rank-based fit without pooling) and ``bootstrap`` (the
+        design-based stratified percentile bootstrap of the subgroup's empirical metric).
+        Columns ``estimate``, ``low``, ``high``, ``width`` and ``note``. Computed on first
+        access (one fit per subgroup), reproducibly from the comparison's seed.
+        """
+        import arviz as az
+
+        inp = self._inputs
+        rng = np.random.default_rng(inp["seed_comparison"])
+        labels = self.labels
+        g = len(labels)
+        post = self.idata["posterior"]
+        draws = independent_subgroup_draws(
+            inp["is_pos"],
+            inp["score"],
+            inp["codes"],
+            g,
+            draws=post.sizes["draw"],
+            chains=post.sizes["chain"],
+            rng=rng,
+        )[self.metric]
+        rows = []
+        for i, label in enumerate(labels):
+            t = self.table.iloc[i]
+            rows.append((label, "pooled", t["estimate"], t["low"], t["high"], t["note"]))
+            if np.all(np.isfinite(draws[i])):
+                lo, hi = az.hdi(draws[i], prob=self.ci_prob)
+                rows.append((label, "independent", draws[i].mean(), lo, hi, ""))
+            else:
+                rows.append((label, "independent", np.nan, np.nan, np.nan, "needs both classes"))
+            rows.append((label, "bootstrap", *self._bootstrap(i, rng)))
+        out = pd.DataFrame(rows, columns=["subgroup", "method", "estimate", "low", "high", "note"])
+        out.insert(5, "width", out["high"] - out["low"])
+        return out.set_index(["subgroup", "method"])
+
+    def _bootstrap(self, i, rng):
+        inp = self._inputs
+        mask = inp["codes"] == i
+        y, s = inp["is_pos"][mask], inp["score"][mask]
+        if y.all() or not y.any():
+            return np.nan, np.nan, np.nan, "needs both classes"
+        func = roc_auc_interval if self.metric == "roc_auc" else ap_interval
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = func(
+                y,
+                s,
+                method="bootstrap",
+                confidence_level=self.ci_prob,
+                random_seed=int(rng.integers(2**63)),
+            )
+        note = "" if y.sum() > 1 else "one positive: the bootstrap cannot vary"
+        return res.estimate, res.low, res.high, note
+
+    def fit_check(self, random_seed=None, n_draws=500, significance_level=0.05):
+        """Posterior predictive check of the subgroups' score distributions.
+
+        Parameters
+        ----------
+        random_seed : int or numpy.random.Generator, optional
+        n_draws : int, default 500
+        significance_level : float, default 0.05
+
+        Returns
+        -------
+        SubgroupFitCheck
+        """
+        rng = check_random_state(random_seed)
+        post = self.idata["posterior"]
+        fit = {k: post[k].values for k in ("shift", "scale", "mu", "sigma", "cutpoints")}
+        p_all, p_each = subgroup_fit_check(
+            self._inputs["data"], fit, rng, n_draws=check_int(n_draws, "n_draws")
+        )
+        level = check_probability(significance_level, "significance_level")
+        return SubgroupFitCheck(p_all, pd.Series(p_each, index=self.table.index), level)
+
+    def __repr__(self):
+        flagged = self.table.index[self.table["flagged"]].tolist()
+        return (
+            f"SubgroupComparison({_NAMES[self.metric]}, {len(self.table)} subgroups, "
+            f"overall {self.table.attrs['overall_estimate']:.3f}, flagged: {flagged})"
+        )
+
+    def _repr_html_(self):
+        cols = ["n", "positives", "empirical", "estimate", "low", "high", "prob_below_overall"]
+        cols += ["note"] if self.table["note"].astype(bool).any() else []
+        table = self.table[cols].to_html(float_format=lambda v: f"{v:.3f}", na_rep="-")
+        prob = f"{100 * self.ci_prob:g}%"
+        cap = (
+            f"{_NAMES[self.metric]} per subgroup with partial pooling: posterior mean and "
+            f"{prob} credible interval; overall {self.table.attrs['overall_estimate']:.3f} "
+            f"[{self.table.attrs['overall_low']:.3f}, {self.table.attrs['overall_high']:.3f}]. "
+            f"prob_below_overall: posterior probability of being below the overall "
+            f"minus {self.margin:g}."
+        )
+        return f"<p><b>{html.escape(repr(self))}</b></p><p>{html.escape(cap)}</p>{table}"
+
+
+def _check_margin(margin):
+    try:
+        value = float(margin)
+    except (TypeError, ValueError):
+        raise ValueError(f"`margin` must be a number in [0, 1); got {margin!r}") from None
+    if not (0.0 <= value < 1.0):
+        raise ValueError(f"`margin` must be a number in [0, 1); got {margin!r}")
+    return value
+
+
+def compare_subgroups(
+    y_true,
+    y_score,
+    subgroup,
+    *,
+    metric="average_precision",
+    ci_prob=0.95,
+    margin=0.0,
+    random_seed=None,
+    pos_label=None,
+    priors=None,
+    draws=500,
+    tune=500,
+    chains=4,
+    n_categories=None,
+    progressbar=None,
+):
+    """Per-subgroup AP (or ROC AUC) with partial pooling across subgroups.
+
+    Each subgroup (site, demographic group, product category) gets the posterior of its
+    AP under a hierarchical rank-based binormal model: one monotone score transform
+    shared by every subgroup (one classifier), each subgroup's binormal ROC curve,
+    score location and prevalence drawn from population distributions whose spread is
+    learned from the data (partial pooling). A subgroup with few positives is pulled
+    towards the others by as much as the data warrant, so its interval is honest where
+    its own empirical AP is mostly noise; a subgroup without a positive still gets an
+    answer (the population's, flagged in ``note``). The model is described in
+    :mod:`bayes_prc.bayes._subgroup_model`; its sampler is checked against PyMC's NUTS.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels.
+    y_score : array-like of shape (n_samples,)
+        Scores of one classifier (only their order matters).
+    subgroup : array-like of shape (n_samples,)
+        Subgroup label of each item (any hashable values; at least two subgroups).
+    metric : {"average_precision", "roc_auc"}, default "average_precision"
+    ci_prob : float, default 0.95
+        Probability of the credible intervals (highest density).
+    margin : float, default 0.0
+        ``prob_below_overall`` is the posterior probability that the subgroup's metric
+        is below the pooled population's by more than ``margin``.
+    random_seed : int or numpy.random.Generator, optional
+        Same seed, same result.
+    pos_label : int, float, bool or str, optional
+        The positive class; required when the labels are not {0, 1}, {-1, 1} or bool.
+    priors : SubgroupPriors or dict, optional
+        Prior of the population distributions (see :class:`SubgroupPriors`).
+    draws, tune, chains : int, default 500, 500, 4
+        Kept draws and warm-up iterations per chain, and chains. The defaults give an
+        effective sample size of several hundred for each subgroup's metric (check
+        ``summary()``); raise ``draws`` for the far tails of the intervals.
+    n_categories : int, optional
+        Upper bound on the ordered categories of the pooled scores (default
+        ``clip(round(2 sqrt(min(n_pos, n_neg))), 8, 40)``).
+    progressbar : bool, optional
+        Progress on stderr; default on when stderr is a terminal.
+
+    Returns
+    -------
+    SubgroupComparison
+        ``table`` (one row per subgroup), ``posterior`` (draws with dims chain, draw,
+        subgroup), ``overall`` (all items), ``comparison`` (pooled, independent and
+        bootstrap intervals side by side), ``pr_band``, ``fit_check``.
+
+    References
+    ----------
+    .. [1] C. Gatsonis, "Random-effects models for diagnostic accuracy data", Acad.
+       Radiol. 2 (1995) S14-S21.
+    .. [2] A. C. Miller, L. A. Gatys, J. Futoma and E. B. Fox, "Model-based metrics:
+       sample-efficient estimates of predictive model subpopulation performance",
+       Machine Learning for Healthcare (2021).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import bayes_prc as bp
+    >>> rng = np.random.default_rng(0)
+    >>> site = np.repeat(["a", "b", "c", "d"], 100)
+    >>> y = rng.random(400) < 0.15
+    >>> s = rng.normal(size=400) + 1.5 * y
+    >>> res = bp.compare_subgroups(y, s, site, draws=300, tune=300, random_seed=1)
+    >>> list(res.table.columns[:7])
+    ['n', 'positives', 'empirical', 'estimate', 'low', 'high', 'prob_below_overall']
+    >>> res.posterior.dims
+    ('chain', 'draw', 'subgroup')
+    """
+    import arviz as az
+
+    is_pos, score, _, pos_label = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
+    groups = check_groups(subgroup, is_pos.shape[0], name="subgroup", noun="subgroup")
+    check_choice(metric, "metric", SUBGROUP_METRICS)
+    prob = check_probability(ci_prob, "ci_prob")
+    margin = _check_margin(margin)
+    draws = check_int(draws, "draws")
+    tune = check_int(tune, "tune", minimum=0)
+    chains = check_int(chains, "chains")
+    progressbar = check_progressbar(progressbar)
+    priors = SubgroupPriors.from_any(priors)
+    if not is_pos.any() or is_pos.all():
+        raise ValueError("`y_true` must contain both classes (over all subgroups)")
+    labels = groups.labels
+    score = np.asarray(score, dtype=np.float64)
+    data = subgroup_data(is_pos, score, groups.codes, labels, n_categories)
+    rng = check_random_state(random_seed)
+    seed_model, seed_comparison = (int(v) for v in rng.integers(2**63, size=2))
+    bar = Progress(tune + draws, "compare_subgroups", progressbar)
+    fit = fit_subgroups(
+        data,
+        priors,
+        draws=draws,
+        tune=tune,
+        chains=chains,
+        rng=np.random.default_rng(seed_model),
+        recall=RECALL,
+        progress=bar.update,
+    )
+    bar.close()
+    sub = {"subgroup": np.asarray(labels, dtype=object)}
+    per_group = ("average_precision", "roc_auc", "prevalence", "mu", "sigma", "shift", "scale")
+    hyper = [k for k in fit if k.startswith(("m_", "s_"))]
+    posterior = {k: fit[k] for k in per_group + tuple(hyper)}
+    posterior["cutpoints"] = fit["cutpoints"]
+    idata = az.from_dict(
+        {"posterior": posterior},
+        dims={k: ["subgroup"] for k in per_group} | {"cutpoints": ["cutpoint"]},
+        coords=sub,
+        attrs={"posterior": {"inference_library": "bayes_prc (Metropolis-within-Gibbs)"}},
+    )
+    overall_idata = az.from_dict(
+        {"posterior": fit["overall"]},
+        dims={"precision": ["recall"]},
+        coords={"recall": RECALL},
+    )
+    overall = OverallPosterior(overall_idata, _empirical(metric, is_pos, score), metric, prob)
+    metric_draws = idata["posterior"][metric]
+    hdi = az.hdi(metric_draws, prob=prob)
+    below = fit[metric] < (fit["overall"][metric] - margin)[..., None]
+    n = np.bincount(groups.codes, minlength=len(labels))
+    npos = np.bincount(groups.codes, weights=is_pos, minlength=len(labels)).astype(int)
+    table = pd.DataFrame(
+        {
+            "n": n,
+            "positives": npos,
+            "empirical": [
+                _empirical(metric, is_pos[groups.codes == g], score[groups.codes == g])
+                for g in range(len(labels))
+            ],
+            "estimate": metric_draws.mean(("chain", "draw")).values,
+            "low": hdi.sel(ci_bound="lower").values,
+            "high": hdi.sel(ci_bound="upper").values,
+            "prob_below_overall": below.mean(axis=(0, 1)),
+        },
+        index=pd.Index(np.asarray(labels, dtype=object), name="subgroup"),
+    )
+    table["flagged"] = table["prob_below_overall"] > FLAG_PROBABILITY
+    table["note"] = [_note(p, k - p) for p, k in zip(npos, n, strict=True)]
+    o_hdi = az.hdi(overall.draws, prob=prob)
+    table.attrs.update(
+        {
+            "metric": metric,
+            "margin": margin,
+            "ci_prob": prob,
+            "pos_label": pos_label,
+            "overall_estimate": float(overall.draws.mean()),
+            "overall_low": float(o_hdi.sel(ci_bound="lower")),
+            "overall_high": float(o_hdi.sel(ci_bound="upper")),
+            "flag_probability": FLAG_PROBABILITY,
+        }
+    )
+    return SubgroupComparison(
+        table=table,
+        idata=idata,
+        overall=overall,
+        metric=metric,
+        margin=margin,
+        ci_prob=prob,
+        acceptance=fit["acceptance"],
+        inputs={
+            "is_pos": is_pos,
+            "score": score,
+            "codes": groups.codes,
+            "data": data,
+            "seed_comparison": seed_comparison,
+        },
+    )
