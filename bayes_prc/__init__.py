@@ -122,6 +122,7 @@ _LAZY = {
     "compare_subgroups": "subgroups",
     "SubgroupComparison": "subgroups",
     "SubgroupDisplay": "plotting",
+    "SubgroupPRDisplay": "plotting",
 }
 
 __all__ = [

@@ -24,7 +24,7 @@ PUBLIC = [
         f"bayes_prc.{m}"
         for m in (
             "binormal frequentist bootstrap intervals scale bayes plotting compare paired "
-            "criticism prevalence simulate datasets cli pool empirical models populations folds"
+            "criticism prevalence simulate datasets cli pool subgroups empirical models populations folds"
         ).split()
     ),
 ]

@@ -15,7 +15,14 @@ import numpy as np
 
 from .validation import check_1d
 
-__all__ = ["Clusters", "check_groups", "cluster_weight_blocks"]
+__all__ = ["Clusters", "check_groups", "cluster_weight_blocks", "object_array"]
+
+
+def object_array(values):
+    """A 1-D object array of ``values`` (tuples stay elements, not rows)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,7 +94,13 @@ def check_groups(groups, n_samples, *, name="groups", noun="cluster"):
                 f"got {groups.codes.shape[0]}"
             )
         return groups
-    g = check_1d(groups, name)
+    try:
+        g = check_1d(groups, name)
+    except ValueError:
+        # labels numpy reads as a ragged array (tuples, ...): keep them as objects
+        if not hasattr(groups, "__len__") or isinstance(groups, (str, bytes)):
+            raise
+        g = object_array(list(groups))
     if g.shape[0] != n_samples:
         raise ValueError(
             f"`{name}` must hold one {noun} id per item ({n_samples}); got {g.shape[0]}"

@@ -12,15 +12,19 @@ pooled scores with shared cutpoints ``c``. In subgroup ``g`` the latent negative
 ``N(d_g, e^{l_g})`` and the positives ``N(d_g + e^{l_g} mu_g, e^{l_g} sigma_g)``: the
 subgroup's binormal ROC curve has ``a = mu_g / sigma_g``, ``b = 1 / sigma_g``, and
 ``d_g``, ``l_g`` let the subgroup's scores sit higher or spread wider (a site whose
-scores run high) without changing its ROC curve. Each subgroup's parameters are drawn
+scores run high) without changing its ROC curve. The priors of the cutpoints and shifts
+are stated in units of the typical subgroup's negatives (``e^{m_l}``), so that rescaling
+the whole latent axis changes nothing but ``m_l``: with a fixed scale, the volume of the
+``K - 1 + G`` scaled coordinates would push the axis outwards until the cutpoints' prior
+binds, and that prior would then distort the tails of every subgroup's ROC curve. Each subgroup's parameters are drawn
 from a population distribution whose spread is learned (partial pooling)::
 
-    mu_g            ~ Normal(m_mu, s_mu)         m_mu ~ Normal(0, mu_sd)
+    mu_g            ~ StudentT(mu_df, m_mu, s_mu) m_mu ~ Normal(0, mu_sd)
     log sigma_g     ~ Normal(m_ls, s_ls)         m_ls ~ Normal(0, log_sigma_sd)
     logit pi_g      ~ Normal(m_pi, s_pi)         m_pi ~ Normal(0, logit_prevalence_sd)
-    d_g             ~ Normal(0, s_d)             s_* ~ HalfNormal(*_spread)
-    l_g             ~ Normal(0, s_l)
-    cutpoints       ~ Normal(0, cutpoint_sd), ordered
+    d_g             ~ Normal(0, s_d e^m_l)       s_* ~ HalfNormal(*_spread)
+    l_g             ~ Normal(m_l, s_l)           m_l ~ Normal(0, log_scale_sd)
+    cutpoints       ~ Normal(0, cutpoint_sd e^m_l), ordered
     n_pos_g         ~ Binomial(n_g, pi_g)
     counts[g, j]    ~ Multinomial(n_gj, p_gj(cutpoints))
 
@@ -40,8 +44,8 @@ Metropolis-within-Gibbs, vectorized over chains and subgroups:
 2. the cutpoints by a Newton-Metropolis step: the proposal is the Gaussian of one
    Newton step of their full conditional from the current point (tridiagonal Hessian);
 3. the common translation and scale of the latent axis (cutpoints and subgroup
-   locations together, a likelihood-free direction pinned only by the priors) by an
-   exact Gibbs draw and Metropolis steps;
+   locations together, a likelihood-free direction pinned only by the priors) by exact
+   generalized Gibbs draws (Liu & Sabatti 2000), and ``m_l`` given the rest;
 4. the population means and spreads by their full conditionals (normal; the spread on a
    fine grid of ``log s``), and, for ``mu`` and ``log sigma``, by a Metropolis move of the
    spread and of the mean in the non-centred parametrization (the subgroups' standardized
@@ -63,6 +67,8 @@ References
    First Cape Cod Workshop on Monte Carlo Methods (2002).
 .. [4] H. Haario, E. Saksman and J. Tamminen, "An adaptive Metropolis algorithm",
    Bernoulli 7 (2001) 223-242.
+.. [6] J. S. Liu and C. Sabatti, "Generalised Gibbs sampler and multigrid Monte Carlo
+   for Bayesian computation", Biometrika 87 (2000) 353-369.
 .. [5] Y. Yu and X.-L. Meng, "To center or not to center: that is not the question",
    J. Comput. Graph. Stat. 20 (2011) 531-570.
 """
@@ -113,6 +119,11 @@ class SubgroupPriors(_Priors):
     mu_sd, log_sigma_sd : float, default 3, 1
         Normal priors of the population means of ``mu`` and ``log sigma`` (as the
         semiparametric model's priors of one subgroup).
+    mu_df : float, default 4
+        Degrees of freedom of the Student-t population distribution of ``mu``: heavier
+        tails than a normal, so one clearly different subgroup (the one a fairness
+        audit is looking for) is not pulled into the crowd, while typical subgroups
+        are still pooled (Gelman et al., BDA3, section 17.4).
     mu_spread, log_sigma_spread : float, default 0.5, 0.3
         Half-normal priors of the spreads of ``mu`` and ``log sigma`` across subgroups.
         A spread of 0.5 in ``mu`` is a difference in ROC AUC of about 0.1 between
@@ -122,9 +133,13 @@ class SubgroupPriors(_Priors):
         prior of its spread.
     shift_spread, log_scale_spread : float, default 1, 0.5
         Half-normal priors of the spreads of the subgroups' latent location and log
-        scale (scores that run higher or wider in one subgroup).
+        scale (scores that run higher or wider in one subgroup); the location's spread
+        is in units of the typical subgroup's negatives (``e^{m_l}``).
+    log_scale_sd : float, default 1
+        Normal prior of ``m_l``, the population mean of the subgroups' log scale: it
+        sets the unit of the latent axis, which no quantity of interest depends on.
     cutpoint_sd : float, default 5
-        Ordered ``Normal(0, cutpoint_sd)`` prior of the shared cutpoints.
+        Ordered ``Normal(0, cutpoint_sd e^{m_l})`` prior of the shared cutpoints.
 
     Examples
     --------
@@ -135,12 +150,14 @@ class SubgroupPriors(_Priors):
 
     mu_sd: float = 3.0
     log_sigma_sd: float = 1.0
+    mu_df: float = 4.0
     mu_spread: float = 0.5
     log_sigma_spread: float = 0.3
     logit_prevalence_sd: float = 2.5
     prevalence_spread: float = 1.0
     shift_spread: float = 1.0
     log_scale_spread: float = 0.5
+    log_scale_sd: float = 1.0
     cutpoint_sd: float = 5.0
 
     def __post_init__(self):
@@ -221,7 +238,9 @@ def subgroup_data(is_pos, score, codes, labels, n_categories=None):
     g = len(labels)
     flat = (codes * 2 + is_pos.astype(np.int64)) * k + cat
     counts = np.bincount(flat, minlength=g * 2 * k).reshape(g, 2, k)
-    return SubgroupData(labels=np.asarray(labels, dtype=object), ordinal=ordinal, counts=counts)
+    label_array = np.empty(len(labels), dtype=object)
+    label_array[:] = list(labels)
+    return SubgroupData(labels=label_array, ordinal=ordinal, counts=counts)
 
 
 # ----------------------------------------------------------------------------- likelihood
@@ -369,7 +388,10 @@ def _cutpoint_mode(lik, c, theta, tau, max_iter=50, tol=1e-9):
 
 
 def _newton_terms(lik, c, theta, tau):
-    """Log-likelihoods at ``c`` and the Newton proposal N(mean, H^{-1}) made there."""
+    """Log-likelihoods at ``c`` and the Newton proposal N(mean, H^{-1}) made there.
+
+    ``tau`` (B, 1): each chain's prior sd of the cutpoints.
+    """
     ll0, ll1, grad, hd, ho = lik.cutpoint_derivatives(c, theta)
     ld, ls = tridiag_cholesky(-(hd - 1.0 / tau**2), -ho)
     ok = np.all(np.isfinite(ld), axis=1) & np.all(np.isfinite(ls), axis=1)
@@ -422,11 +444,14 @@ class _Spread:
         return -0.5 * (s / self.prior_scale) ** 2
 
 
-def _normal_mean(effects, s, prior_sd, rng):
-    """Gibbs draw of a population mean with a Normal(0, prior_sd) prior, per chain."""
-    g = effects.shape[1]
-    prec = 1.0 / prior_sd**2 + g / s**2
-    mean = (effects.sum(axis=1) / s**2) / prec
+def _normal_mean(effects, s, prior_sd, rng, weights=None):
+    """Gibbs draw of a population mean with a Normal(0, prior_sd) prior, per chain.
+
+    ``weights`` (B, G): effect ``g`` has variance ``s^2 / weights[g]`` (a scale mixture).
+    """
+    w = np.ones_like(effects) if weights is None else weights
+    prec = 1.0 / prior_sd**2 + w.sum(axis=1) / s**2
+    mean = (np.sum(w * effects, axis=1) / s**2) / prec
     return mean + rng.standard_normal(effects.shape[0]) / np.sqrt(prec)
 
 
@@ -506,6 +531,8 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
     log_lam = np.zeros((chains, g))
     p_step = np.full((chains, g), 1.0) * 2.0 / np.sqrt(n * expit(logit_p.mean(0)) + 4.0)
     spread_step = np.full(5, 0.5)
+    nu = priors.mu_df
+    w_mu = np.ones((chains, g))
     adapt_at = {int(tune * f) for f in (0.2, 0.4, 0.6)} if tune >= 100 else set()
     window = []
 
@@ -525,6 +552,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             "m_mu",
             "m_log_sigma",
             "m_logit_prevalence",
+            "m_log_scale",
         )
     }
     cut = np.empty((chains, draws, c.shape[1]))
@@ -536,11 +564,14 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         "spread": 0.0,
         "mean": 0.0,
     }
-    tau = priors.cutpoint_sd
+    m_l = np.zeros(chains)  # population mean of the subgroups' log scale (the latent unit)
 
     def group_prior(th):
-        means = np.stack([np.zeros(chains), np.zeros(chains), m_mu, m_ls], axis=1)
-        return np.sum(_norm_logpdf(th, means[:, None, :], s[:, None, :4]), axis=2)
+        means = np.stack([np.zeros(chains), m_l, m_mu, m_ls], axis=1)
+        sds = np.repeat(s[:, None, :4], g, axis=1)
+        sds[..., 0] = sds[..., 0] * np.exp(m_l)[:, None]
+        sds[..., 2] = sds[..., 2] / np.sqrt(w_mu)
+        return np.sum(_norm_logpdf(th, means[:, None, :], sds), axis=2)
 
     errstate = np.errstate(over="ignore", divide="ignore", invalid="ignore")
     errstate.__enter__()  # far random-walk proposals overflow and are rejected
@@ -584,9 +615,11 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         # them jump across it, where a random walk crawls.
         for cols in ((2, 3), (0, 1)) if it % 2 else ((2, 3),):
             prop = theta.copy()
-            means = np.stack([np.zeros(chains), np.zeros(chains), m_mu, m_ls], axis=1)
+            means = np.stack([np.zeros(chains), m_l, m_mu, m_ls], axis=1)
             for k in cols:
-                prop[..., k] = means[:, k, None] + s[:, k, None] * rng.standard_normal((chains, g))
+                sd = s[:, k, None] / (np.sqrt(w_mu) if k == 2 else 1.0)
+                sd = sd * (np.exp(m_l)[:, None] if k == 0 else 1.0)
+                prop[..., k] = means[:, k, None] + sd * rng.standard_normal((chains, g))
             p1 = lik.class_loglik(1, c, prop)
             p0 = ll0 if cols == (2, 3) else lik.class_loglik(0, c, prop)
             log_a = p0 + p1 - ll0 - ll1
@@ -601,6 +634,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         # one Newton step from the current point; Qi & Minka 2002)
         # (every other iteration: the shared cutpoints are pinned down by all the data)
         if it % 2 == 0:
+            tau = priors.cutpoint_sd * np.exp(m_l)[:, None]
             ll0, ll1, mean_f, ld_f, ls_f, ok_f = _newton_terms(lik, c, theta, tau)
             c_prop = mean_f + tridiag_back(ld_f, ls_f, rng.standard_normal(c.shape))
             ordered = np.all(np.diff(c_prop, axis=1) > 0, axis=1) if c.shape[1] > 1 else ok_f
@@ -609,7 +643,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             log_a = (
                 (q0 + q1).sum(1)
                 - (ll0 + ll1).sum(1)
-                - 0.5 * (np.sum(c_prop**2, 1) - np.sum(c**2, 1)) / tau**2
+                - 0.5 * (np.sum(c_prop**2, 1) - np.sum(c**2, 1)) / tau[:, 0] ** 2
                 + _gauss_logq(c, mean_r, ld_r, ls_r)
                 - _gauss_logq(c_prop, mean_f, ld_f, ls_f)
             )
@@ -624,15 +658,20 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         # and every subgroup's location together leaves the likelihood unchanged, so
         # only the priors pin these directions down; one exact Gibbs draw of the
         # translation and a few Metropolis steps of the log scale factor move along them
-        c, theta = _translate(c, theta, s[:, 0], tau, rng)
-        c, theta = _rescale(c, theta, s[:, 0], s[:, 1], tau, rng)
+        unit = np.exp(m_l)
+        c, theta = _translate(c, theta, s[:, 0] * unit, priors.cutpoint_sd * unit, rng)
+        c, theta, m_l = _rescale(c, theta, m_l, priors.log_scale_sd, rng)
+        m_l = _log_unit_step(m_l, c, theta, s, priors, rng)
 
         # 3. population means and spreads (centred Gibbs, then non-centred moves)
-        for k, mean in ((0, 0.0), (1, 0.0)):
-            s[:, k] = spreads[k].draw(np.sum((theta[..., k] - mean) ** 2, axis=1), rng)
-        m_mu = _normal_mean(theta[..., 2] - 0.0, s[:, 2], priors.mu_sd, rng)
+        s[:, 0] = spreads[0].draw(np.sum((theta[..., 0] / np.exp(m_l)[:, None]) ** 2, 1), rng)
+        s[:, 1] = spreads[1].draw(np.sum((theta[..., 1] - m_l[:, None]) ** 2, axis=1), rng)
+        # mu's Student-t population as a scale mixture of normals: weights w_g | rest
+        dev = (theta[..., 2] - m_mu[:, None]) / s[:, 2, None]
+        w_mu = rng.gamma((nu + 1) / 2, 2.0 / (nu + dev**2))
+        m_mu = _normal_mean(theta[..., 2], s[:, 2], priors.mu_sd, rng, w_mu)
         m_ls = _normal_mean(theta[..., 3], s[:, 3], priors.log_sigma_sd, rng)
-        s[:, 2] = spreads[2].draw(np.sum((theta[..., 2] - m_mu[:, None]) ** 2, axis=1), rng)
+        s[:, 2] = spreads[2].draw(np.sum(w_mu * (theta[..., 2] - m_mu[:, None]) ** 2, axis=1), rng)
         s[:, 3] = spreads[3].draw(np.sum((theta[..., 3] - m_ls[:, None]) ** 2, axis=1), rng)
         for k, m, prior_sd in ((2, m_mu, priors.mu_sd), (3, m_ls, priors.log_sigma_sd)):
             # spread move: effects scaled about their mean (standardized effects fixed)
@@ -718,6 +757,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             ):
                 hyper[name][:, i] = s[:, k]
             hyper["m_mu"][:, i] = m_mu
+            hyper["m_log_scale"][:, i] = m_l
             hyper["m_log_sigma"][:, i] = m_ls
             hyper["m_logit_prevalence"][:, i] = m_p
         if progress is not None and (it + 1) % 50 == 0:
@@ -748,37 +788,47 @@ def _translate(c, theta, s_shift, tau, rng):
     return c + delta[:, None], theta
 
 
-def _scale_log_target(lam, c, theta, s_shift, s_log_scale, tau):
-    f = np.exp(lam)[:, None]
-    g, j = theta.shape[1], c.shape[1]
-    return (
-        -0.5 * np.sum((theta[..., 0] * f / s_shift[:, None]) ** 2, axis=1)
-        - 0.5 * np.sum(((theta[..., 1] + lam[:, None]) / s_log_scale[:, None]) ** 2, axis=1)
-        - 0.5 * np.sum((c * f / tau) ** 2, axis=1)
-        + lam * (g + j)
-    )
+def _rescale(c, theta, m_l, log_scale_sd, rng):
+    """Exact draw along the scale orbit of the latent axis (the likelihood is unchanged).
 
-
-def _rescale(c, theta, s_shift, s_log_scale, tau, rng, steps=5, step_sd=0.05):
-    """Metropolis steps of a common rescaling of the latent scale (likelihood unchanged).
-
-    ``c -> e^lam c``, ``shift -> e^lam shift``, ``log_scale -> log_scale + lam``; the
-    Jacobian of the scaled coordinates is ``e^{lam (G + J)}``.
+    ``c -> e^lam c``, ``shift -> e^lam shift``, ``log_scale -> log_scale + lam`` and
+    ``m_l -> m_l + lam``. The priors of the cutpoints and shifts are scaled by ``e^m_l``,
+    so their densities change by ``e^{-lam (J + G)}``, which cancels the Jacobian of the
+    scaled coordinates: along the orbit only ``m_l``'s own prior varies, and the
+    generalized Gibbs step (Liu & Sabatti 2000) draws the new ``m_l`` from it.
     """
-    b = c.shape[0]
-    lam = np.zeros(b)
-    cur = _scale_log_target(lam, c, theta, s_shift, s_log_scale, tau)
-    for _ in range(steps):
-        prop = lam + step_sd * rng.standard_normal(b)
-        new = _scale_log_target(prop, c, theta, s_shift, s_log_scale, tau)
-        accept = np.log(rng.uniform(size=b)) < new - cur
-        lam = np.where(accept, prop, lam)
-        cur = np.where(accept, new, cur)
+    new = log_scale_sd * rng.standard_normal(m_l.shape)
+    lam = new - m_l
     f = np.exp(lam)
     theta = theta.copy()
     theta[..., 0] *= f[:, None]
     theta[..., 1] += lam[:, None]
-    return c * f[:, None], theta
+    return c * f[:, None], theta, new
+
+
+def _log_unit_target(m_l, c, theta, s, priors):
+    """Log density of ``m_l`` given the rest (its prior and the priors it scales)."""
+    unit = np.exp(m_l)
+    g, j = theta.shape[1], c.shape[1]
+    return (
+        -0.5 * (m_l / priors.log_scale_sd) ** 2
+        - 0.5 * np.sum(((theta[..., 1] - m_l[:, None]) / s[:, 1, None]) ** 2, axis=1)
+        - 0.5 * np.sum((theta[..., 0] / (s[:, 0] * unit)[:, None]) ** 2, axis=1)
+        - 0.5 * np.sum((c / (priors.cutpoint_sd * unit)[:, None]) ** 2, axis=1)
+        - (g + j) * m_l
+    )
+
+
+def _log_unit_step(m_l, c, theta, s, priors, rng, steps=3, step_sd=0.1):
+    """Random-walk Metropolis steps of ``m_l`` given the rest (no likelihood needed)."""
+    cur = _log_unit_target(m_l, c, theta, s, priors)
+    for _ in range(steps):
+        prop = m_l + step_sd * rng.standard_normal(m_l.shape)
+        new = _log_unit_target(prop, c, theta, s, priors)
+        accept = np.log(rng.uniform(size=m_l.shape)) < new - cur
+        m_l = np.where(accept, prop, m_l)
+        cur = np.where(accept, new, cur)
+    return m_l
 
 
 def _binomial_loglik(logit_p, npos, n):
@@ -823,10 +873,13 @@ def build_subgroup_model(data, priors):
         m_mu = pm.Normal("m_mu", 0.0, priors.mu_sd)
         m_ls = pm.Normal("m_log_sigma", 0.0, priors.log_sigma_sd)
         m_p = pm.Normal("m_logit_prevalence", 0.0, priors.logit_prevalence_sd)
-        z = pm.Normal("z", 0.0, 1.0, shape=(5, g))
-        shift = pm.Deterministic("shift", s_shift * z[0], dims="subgroup")
-        log_scale = s_log_scale * z[1]
-        mu = pm.Deterministic("mu", m_mu + s_mu * z[2], dims="subgroup")
+        m_l = pm.Normal("m_log_scale", 0.0, priors.log_scale_sd)
+        unit = pt.exp(m_l)
+        z = pm.Normal("z", 0.0, 1.0, shape=(5, g))  # row 2 unused: mu is Student-t
+        shift = pm.Deterministic("shift", s_shift * unit * z[0], dims="subgroup")
+        log_scale = m_l + s_log_scale * z[1]
+        t_mu = pm.StudentT("t_mu", nu=priors.mu_df, mu=0.0, sigma=1.0, shape=g)
+        mu = pm.Deterministic("mu", m_mu + s_mu * t_mu, dims="subgroup")
         log_sigma = m_ls + s_log_sigma * z[3]
         logit_p = m_p + s_prev * z[4]
         scale = pm.Deterministic("scale", pt.exp(log_scale), dims="subgroup")
@@ -835,7 +888,7 @@ def build_subgroup_model(data, priors):
         cut = pm.Normal(
             "cutpoints",
             0.0,
-            priors.cutpoint_sd,
+            priors.cutpoint_sd * unit,
             dims="cutpoint",
             transform=pm.distributions.transforms.ordered,
             initval=initial_cutpoints(data.ordinal.counts, [1.0], [1.0])[0],

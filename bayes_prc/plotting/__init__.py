@@ -21,6 +21,7 @@ from ._pr import PRCurveDisplay
 from ._predictive import PredictiveCurvesDisplay
 from ._roc import ROCCurveDisplay
 from ._score_ppc import ScorePPCDisplay
+from ._subgroups import SubgroupDisplay, SubgroupPRDisplay
 from ._summary import plot_posterior_summary
 from ._threshold_colored import ThresholdColoredPRDisplay
 from ._threshold_curves import ThresholdCurvesDisplay
@@ -35,6 +36,8 @@ __all__ = [
     "PredictiveCurvesDisplay",
     "ROCCurveDisplay",
     "ScorePPCDisplay",
+    "SubgroupDisplay",
+    "SubgroupPRDisplay",
     "ThresholdColoredPRDisplay",
     "ThresholdCurvesDisplay",
     "plot_posterior_summary",

@@ -19,7 +19,7 @@ from .._core import (
     check_random_state,
     validate_binary_inputs,
 )
-from .._core.groups import check_groups
+from .._core.groups import check_groups, object_array
 from ..bayes import (
     SUBGROUP_METRICS,
     PosteriorDraws,
@@ -166,8 +166,9 @@ class SubgroupComparison(PosteriorDraws):
         (``prob_below_overall > 0.9``) and ``note``. ``attrs`` hold the metric, the
         margin, ``ci_prob`` and the pooled population's estimate.
     posterior : xarray.DataArray
-        The subgroups' metric draws, dims ``chain``, ``draw``, ``subgroup``. The whole
-        curves: :meth:`curve_draws` and :meth:`pr_band`.
+        The subgroups' metric draws, dims ``chain``, ``draw``, ``subgroup`` (coordinate:
+        the labels, or their ``repr`` when labels of mixed types cannot be sorted). The
+        whole curves: :meth:`curve_draws` and :meth:`pr_band`.
     overall : OverallPosterior
         All items together (the pooled population of the same model).
     idata : DataTree
@@ -245,7 +246,7 @@ class SubgroupComparison(PosteriorDraws):
         return xr.DataArray(
             curves,
             dims=("sample", "subgroup", "recall"),
-            coords={"subgroup": np.asarray(self.labels, dtype=object)[idx], "recall": r},
+            coords={"subgroup": _coordinate(self.labels)[idx], "recall": r},
             name="precision",
         )
 
@@ -372,6 +373,17 @@ class SubgroupComparison(PosteriorDraws):
             f"minus {self.margin:g}."
         )
         return f"<p><b>{html.escape(repr(self))}</b></p><p>{html.escape(cap)}</p>{table}"
+
+
+def _coordinate(labels):
+    """The subgroup coordinate of the draws: the labels, or their ``repr`` when numpy
+    cannot sort them (mixed types such as tuples and numbers; ArviZ sorts coordinates)."""
+    arr = object_array(labels)
+    try:
+        np.unique(arr)
+        return arr
+    except TypeError:
+        return object_array([repr(v) for v in labels])
 
 
 def _check_margin(margin):
@@ -503,7 +515,7 @@ def compare_subgroups(
         progress=bar.update,
     )
     bar.close()
-    sub = {"subgroup": np.asarray(labels, dtype=object)}
+    sub = {"subgroup": _coordinate(labels)}
     per_group = ("average_precision", "roc_auc", "prevalence", "mu", "sigma", "shift", "scale")
     hyper = [k for k in fit if k.startswith(("m_", "s_"))]
     posterior = {k: fit[k] for k in per_group + tuple(hyper)}
@@ -538,7 +550,7 @@ def compare_subgroups(
             "high": hdi.sel(ci_bound="upper").values,
             "prob_below_overall": below.mean(axis=(0, 1)),
         },
-        index=pd.Index(np.asarray(labels, dtype=object), name="subgroup"),
+        index=pd.Index(object_array(labels), name="subgroup"),
     )
     table["flagged"] = table["prob_below_overall"] > FLAG_PROBABILITY
     table["note"] = [_note(p, k - p) for p, k in zip(npos, n, strict=True)]

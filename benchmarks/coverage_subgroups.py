@@ -1,0 +1,267 @@
+"""Per-subgroup AP: partial pooling vs independent fits vs the bootstrap, and the flag rule.
+
+Each data set has ``G`` subgroups (uniform in ``--groups``, default 6-12) of 40-400
+items (uniform); subgroup ``g`` has its own prevalence (``expit(logit(0.1) + 0.4 z)``,
+so 3-40 positives), its own score location, and its own class-conditional score
+distributions from one of five families:
+
+* ``binormal``: negatives N(0, 1), positives N(mu_g, 1), ``mu_g = 1.6 + 0.3 z``;
+* ``gamma``: negatives Gamma(1.5), positives Gamma(k_g), ``k_g = 4 + 0.6 z`` (the ROC is
+  not binormal);
+* ``beta``: probabilities, negatives Beta(1.5, 6), positives Beta(a_g, 2),
+  ``a_g = 4 + 0.8 z``;
+* ``mixed``: hard negatives: negatives 0.1 N(2, 1) + 0.9 N(0, 1), positives N(m_g, 1);
+* ``classifier``: a logistic regression trained (scikit-learn) on 3000 pooled items of
+  a tabular population whose true logit has a subgroup-specific interaction, scored on
+  each subgroup (a real classifier's probabilities; subgroups differ as they do in
+  practice).
+
+``--setting varied``: the subgroups differ as above, and the first subgroup is clearly
+worse (its positives are shifted down; its true AP is printed, about 0.2 below the
+others'). ``--setting equal``: every subgroup has the same distributions and prevalence.
+The targets are each subgroup's population AP (400 000 items of that subgroup).
+
+Rows: ``pooled`` (``compare_subgroups``, posterior mean and 90% HDI), ``independent``
+(each subgroup's semiparametric fit alone), ``bootstrap`` (per-subgroup percentile
+bootstrap), ``empirical`` (RMSE only). Flags: ``prob_below_overall > 0.9`` with
+``--margin`` (0.05): detection = the worse subgroup flagged (varied); false flag = any
+subgroup flagged (equal); seed stability = the share of data sets whose set of flagged
+subgroups changes when only ``random_seed`` changes (a second fit of every data set).
+
+Command (about 10 s per data set; ``--jobs 2`` on two cores)::
+
+    .venv/bin/python benchmarks/coverage_subgroups.py --family binormal --setting varied --reps 100
+
+Every rate is printed with its Monte Carlo standard error ``sqrt(p (1 - p) / R)``
+(coverage: over subgroups, R = their count); docs/coverage.md keeps the measured ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+from multiprocessing import Pool
+
+import numpy as np
+from scipy.special import expit, logit
+
+import bayes_prc as bp
+
+LEVEL = 0.9
+FAMILIES = ("binormal", "gamma", "beta", "mixed", "classifier")
+
+
+def _classifier(rng, n_groups, worse):
+    """A logistic regression trained on pooled tabular data with subgroup interactions."""
+    from sklearn.linear_model import LogisticRegression
+
+    beta_g = 0.8 + 0.4 * rng.normal(size=n_groups)
+    if worse:
+        beta_g[0] = -0.6  # the interaction the shared model cannot learn for subgroup 0
+
+    def draw(g, size, r):
+        x = r.normal(size=(size, 4))
+        true_logit = -2.6 + 1.2 * x[:, 0] + 0.9 * x[:, 1] ** 2 + beta_g[g] * x[:, 2]
+        y = r.random(size) < expit(true_logit)
+        return x, y
+
+    xs, ys = [], []
+    for g in range(n_groups):
+        x, y = draw(g, 3000 // n_groups + 1, rng)
+        xs.append(np.column_stack([x, np.full(x.shape[0], g)]))
+        ys.append(y)
+    model = LogisticRegression(max_iter=1000).fit(np.vstack(xs)[:, :4], np.concatenate(ys))
+
+    def sample(g, size, r):
+        x, y = draw(g, size, r)
+        return y, model.predict_proba(x)[:, 1]
+
+    return sample
+
+
+def subgroup_sampler(family, rng, n_groups, setting):
+    """``sample(g, size, rng) -> (y, score)`` for each subgroup of one population."""
+    equal = setting == "equal"
+    worse = setting == "varied"
+    if family == "classifier":
+        return _classifier(rng, n_groups, worse and not equal)
+    z = np.zeros(n_groups) if equal else rng.normal(size=n_groups)
+    shift = np.zeros(n_groups) if equal else 0.5 * rng.normal(size=n_groups)
+    prev = np.full(n_groups, 0.1) if equal else expit(logit(0.1) + 0.4 * rng.normal(size=n_groups))
+    drop = np.zeros(n_groups)
+    if worse:
+        drop[0] = 0.55
+    from scipy import stats
+
+    def draw_pos(g, size, r):
+        if family == "binormal":
+            return r.normal(1.6 + 0.3 * z[g] - drop[g], 1.0, size)
+        if family == "gamma":
+            return stats.gamma(max(4.0 + 0.6 * z[g] - 1.8 * drop[g], 1.6)).rvs(size, random_state=r)
+        if family == "beta":
+            return stats.beta(max(4.0 + 0.8 * z[g] - 2.2 * drop[g], 1.6), 2.0).rvs(
+                size, random_state=r
+            )
+        return r.normal(2.3 + 0.3 * z[g] - drop[g], 1.0, size)  # mixed
+
+    def draw_neg(g, size, r):
+        if family == "binormal":
+            return r.normal(0.0, 1.0, size)
+        if family == "gamma":
+            return stats.gamma(1.5).rvs(size, random_state=r)
+        if family == "beta":
+            return stats.beta(1.5, 6.0).rvs(size, random_state=r)
+        hard = r.random(size) < 0.1
+        return np.where(hard, r.normal(2.0, 1.0, size), r.normal(0.0, 1.0, size))
+
+    def sample(g, size, r):
+        y = r.random(size) < prev[g]
+        s = np.empty(size)
+        s[y] = draw_pos(g, int(y.sum()), r)
+        s[~y] = draw_neg(g, int((~y).sum()), r)
+        if family in ("binormal", "mixed"):
+            s = s + shift[g]
+        elif family == "gamma":
+            s = s * np.exp(0.3 * shift[g])
+        return y, s
+
+    return sample
+
+
+def one(args):
+    family, setting, rep, seed, margin, groups, priors = args
+    rng = np.random.default_rng([seed, rep])
+    n_groups = int(rng.integers(groups[0], groups[1] + 1))
+    sample = subgroup_sampler(family, rng, n_groups, setting)
+    truth = np.empty(n_groups)
+    ys, ss, gs = [], [], []
+    for g in range(n_groups):
+        yt, st = sample(g, 400_000, rng)
+        truth[g] = bp.average_precision_score(yt, st)
+        while True:
+            y, s = sample(g, int(rng.integers(40, 401)), rng)
+            if 3 <= y.sum() <= 40:
+                break
+        ys.append(y)
+        ss.append(s)
+        gs.append(np.full(y.size, g))
+    y, s, grp = np.concatenate(ys), np.concatenate(ss), np.concatenate(gs)
+    t0 = time.process_time()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = bp.compare_subgroups(
+            y,
+            s,
+            grp,
+            ci_prob=LEVEL,
+            margin=margin,
+            random_seed=int(rng.integers(2**32)),
+            priors=priors,
+        )
+        seconds = time.process_time() - t0
+        again = bp.compare_subgroups(
+            y,
+            s,
+            grp,
+            ci_prob=LEVEL,
+            margin=margin,
+            random_seed=int(rng.integers(2**32)),
+            priors=priors,
+        )
+        comp = res.comparison
+    out = {"truth": truth, "seconds": seconds, "n_groups": n_groups}
+    for method in ("pooled", "independent", "bootstrap"):
+        rows = comp.xs(method, level="method").reindex(res.table.index)
+        out[method] = rows[["estimate", "low", "high"]].to_numpy(dtype=float)
+    out["empirical"] = res.table["empirical"].to_numpy(dtype=float)
+    out["flags"] = res.table["flagged"].to_numpy()
+    out["flags_again"] = again.table["flagged"].to_numpy()
+    return out
+
+
+def _rate(hits):
+    hits = np.asarray(hits, dtype=float)
+    p = hits.mean()
+    return f"{p:.3f} +- {np.sqrt(p * (1 - p) / hits.size):.3f}"
+
+
+def summarize(results, setting):
+    truth = np.concatenate([r["truth"] for r in results])
+    lines = [f"data sets: {len(results)}, subgroups: {truth.size}"]
+    lines.append(f"{'row':<12} {'RMSE':>8} {'coverage (90%)':>18} {'mean width':>11}")
+    for method in ("pooled", "independent", "bootstrap", "empirical"):
+        if method == "empirical":
+            est = np.concatenate([r["empirical"] for r in results])
+            ok = np.isfinite(est)
+            rmse = np.sqrt(np.mean((est[ok] - truth[ok]) ** 2))
+            lines.append(f"{method:<12} {rmse:8.4f}")
+            continue
+        arr = np.concatenate([r[method] for r in results])
+        ok = np.all(np.isfinite(arr), axis=1)
+        rmse = np.sqrt(np.mean((arr[ok, 0] - truth[ok]) ** 2))
+        cover = (arr[ok, 1] <= truth[ok]) & (truth[ok] <= arr[ok, 2])
+        width = np.mean(arr[ok, 2] - arr[ok, 1])
+        lines.append(f"{method:<12} {rmse:8.4f} {_rate(cover):>18} {width:11.3f}")
+    pooled = np.concatenate([r["pooled"][:, 0] for r in results])
+    indep = np.concatenate([r["independent"][:, 0] for r in results])
+    ok = np.isfinite(indep)
+    gain = 1 - np.sqrt(np.mean((pooled[ok] - truth[ok]) ** 2)) / np.sqrt(
+        np.mean((indep[ok] - truth[ok]) ** 2)
+    )
+    lines.append(f"RMSE reduction of pooled vs independent (same subgroups): {gain:.1%}")
+    if setting == "varied":
+        det = [r["flags"][0] for r in results]
+        others = [r["truth"][1:].mean() - r["truth"][0] for r in results]
+        lines.append(f"worse subgroup: true AP below the others' mean by {np.mean(others):.3f}")
+        lines.append(f"detection (worse subgroup flagged): {_rate(det)}")
+        wrong = [r["flags"][1:].any() for r in results]
+        lines.append(f"another subgroup flagged: {_rate(wrong)}")
+    else:
+        lines.append(
+            f"false flag (any subgroup flagged): {_rate([r['flags'].any() for r in results])}"
+        )
+    change = [np.any(r["flags"] != r["flags_again"]) for r in results]
+    lines.append(f"flagged set changes with the seed alone: {_rate(change)}")
+    secs = np.array([r["seconds"] for r in results])
+    lines.append(f"compare_subgroups CPU time per data set: median {np.median(secs):.1f} s")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--family", choices=FAMILIES, default="binormal")
+    parser.add_argument("--setting", choices=("varied", "equal"), default="varied")
+    parser.add_argument("--reps", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--margin", type=float, default=0.05)
+    parser.add_argument("--groups", type=int, nargs=2, default=(6, 12))
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--prior",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "VALUE"),
+        default=[],
+        help="a SubgroupPriors field and its value (repeatable), e.g. --prior mu_df 1",
+    )
+    args = parser.parse_args(argv)
+    priors = {name: float(value) for name, value in args.prior} or None
+    tasks = [
+        (args.family, args.setting, r, args.seed, args.margin, tuple(args.groups), priors)
+        for r in range(args.reps)
+    ]
+    if args.jobs > 1:
+        with Pool(args.jobs) as pool:
+            results = pool.map(one, tasks)
+    else:
+        results = [one(t) for t in tasks]
+    print(
+        f"family {args.family}, setting {args.setting}, margin {args.margin}, level {LEVEL}, "
+        f"priors {priors or 'default'}"
+    )
+    print(summarize(results, args.setting))
+
+
+if __name__ == "__main__":
+    main()

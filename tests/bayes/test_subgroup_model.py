@@ -1,0 +1,239 @@
+"""The hierarchical subgroup model (issue 29): likelihood, derivatives, pooled population, NUTS.
+
+References: the per-subgroup likelihood against scipy's normal CDF term by term; the
+cutpoint gradient and Hessian against central finite differences; the pooled population's
+AP and ROC AUC against the closed form (one subgroup) and scipy adaptive quadrature (a
+mixture); the sampler against PyMC's NUTS on the same model.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from bayes_prc.bayes._subgroup_model import (
+    SubgroupPriors,
+    _Likelihood,
+    _loc_scale,
+    group_log_likelihood,
+    sample_subgroups,
+    subgroup_data,
+)
+from bayes_prc.bayes._subgroups import _metric_draws, pooled_curve_summaries
+from bayes_prc.binormal import Binormal
+
+
+def _data(rng, sizes=(60, 120, 90), mus=(0.8, 1.5, 1.3), prevalence=0.2):
+    ys, ss, cs = [], [], []
+    for g, (n, mu) in enumerate(zip(sizes, mus, strict=True)):
+        while True:
+            y = rng.random(n) < prevalence
+            if 2 <= y.sum() <= n - 2:
+                break
+        s = np.where(y, rng.normal(mu, 1.0, n), rng.normal(0.0, 1.0, n)) + 0.3 * g
+        ys.append(y)
+        ss.append(s)
+        cs.append(np.full(n, g))
+    y, s, c = map(np.concatenate, (ys, ss, cs))
+    return y, s, c, subgroup_data(y, s, c, np.arange(len(sizes)))
+
+
+def _random_state(rng, data, chains=3):
+    k = data.n_categories
+    c = np.sort(rng.normal(0.0, 1.5, (chains, k - 1)), axis=1)
+    theta = rng.normal(0.0, 0.4, (chains, data.n_groups, 4))
+    theta[..., 2] += 1.2
+    return c, theta
+
+
+def test_subgroup_data_counts_every_item(rng):
+    y, s, c, data = _data(rng)
+    assert data.counts.sum() == y.size
+    np.testing.assert_array_equal(data.n_pos, [y[c == g].sum() for g in range(3)])
+    # the categories are those of the pooled scores: pooled counts equal the ordinal counts
+    np.testing.assert_array_equal(data.counts.sum(axis=0), data.ordinal.counts)
+
+
+def test_group_log_likelihood_matches_scipy(rng):
+    """Each subgroup's multinomial kernel, sum n log(Phi(hi) - Phi(lo)), term by term."""
+    _, _, _, data = _data(rng)
+    c, theta = _random_state(rng, data)
+    got = group_log_likelihood(data, c, theta)
+    loc, scale = _loc_scale(theta)
+    for b in range(c.shape[0]):
+        edges = np.concatenate([[-np.inf], c[b], [np.inf]])
+        for g in range(data.n_groups):
+            want = 0.0
+            for cls in (0, 1):
+                cdf = stats.norm.cdf(edges, loc[b, g, cls], scale[b, g, cls])
+                counts = data.counts[g, cls]
+                want += np.sum(counts * np.log(np.diff(cdf)), where=counts > 0)
+            assert got[b, g] == pytest.approx(want, rel=1e-10, abs=1e-9)
+
+
+def test_cutpoint_derivatives_match_finite_differences(rng):
+    """Gradient and tridiagonal Hessian of the total log-likelihood (central differences,
+    step 1e-5: truncation error ~1e-10, rounding ~1e-6 relative on the Hessian)."""
+    _, _, _, data = _data(rng)
+    c, theta = _random_state(rng, data, chains=1)
+    lik = _Likelihood(data)
+
+    def total(cc):
+        return lik.loglik(cc, theta).sum()
+
+    ll0, ll1, grad, hd, ho = lik.cutpoint_derivatives(c, theta)
+    assert (ll0 + ll1).sum() == pytest.approx(total(c), rel=1e-12)
+    h = 1e-5
+    j = c.shape[1]
+    num_grad = np.empty(j)
+    num_hess = np.empty((j, j))
+    for a in range(j):
+        e = np.zeros_like(c)
+        e[0, a] = h
+        num_grad[a] = (total(c + e) - total(c - e)) / (2 * h)
+        for b in range(j):
+            f = np.zeros_like(c)
+            f[0, b] = h
+            num_hess[a, b] = (
+                total(c + e + f) - total(c + e - f) - total(c - e + f) + total(c - e - f)
+            ) / (4 * h * h)
+    np.testing.assert_allclose(grad[0], num_grad, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(hd[0], np.diag(num_hess), rtol=1e-3, atol=1e-2)
+    np.testing.assert_allclose(ho[0], np.diag(num_hess, 1), rtol=1e-3, atol=1e-2)
+    # tridiagonal: entries further off the diagonal vanish
+    assert np.max(np.abs(np.triu(num_hess, 2))) < 1e-2
+
+
+def test_pooled_population_one_subgroup_is_the_binormal_closed_form(rng):
+    """One subgroup: AP and ROC AUC equal the binormal closed forms (whatever the latent
+    location and scale) to 1e-5, the quadrature's stated error."""
+    d = 50
+    mu = rng.uniform(-0.5, 4.0, d)
+    sigma = np.exp(rng.uniform(-1.0, 1.0, d))
+    prev = rng.uniform(0.02, 0.6, d)
+    draws = {
+        "mu": mu[:, None],
+        "sigma": sigma[:, None],
+        "shift": rng.normal(size=(d, 1)),
+        "scale": np.exp(0.3 * rng.normal(size=(d, 1))),
+        "prevalence": prev[:, None],
+    }
+    out = pooled_curve_summaries(draws, np.ones(1), np.linspace(0, 1, 11))
+    ap = Binormal(mu, sigma, 0.0, 1.0, prev).average_precision()
+    auc = stats.norm.cdf(mu / np.sqrt(1 + sigma**2))
+    np.testing.assert_allclose(out["average_precision"], ap, atol=1e-5)
+    np.testing.assert_allclose(out["roc_auc"], auc, atol=1e-6)
+    # the precision curve at recall 0.5 is the binormal curve's
+    want = Binormal(mu, sigma, 0.0, 1.0, prev).precision_at_recall(0.5)
+    np.testing.assert_allclose(out["precision"][:, 5], want, atol=1e-3)
+
+
+def test_pooled_population_mixture_matches_adaptive_quadrature(rng):
+    """Two different subgroups mixed: AP = integral of precision d recall by scipy.quad."""
+    draws = {
+        "mu": np.array([[rng.uniform(0.5, 2.5), rng.uniform(0.5, 2.5)]]),
+        "sigma": np.exp(rng.uniform(-0.5, 0.5, (1, 2))),
+        "shift": rng.normal(0, 0.7, (1, 2)),
+        "scale": np.exp(rng.normal(0, 0.3, (1, 2))),
+        "prevalence": rng.uniform(0.05, 0.4, (1, 2)),
+    }
+    w = np.array([0.3, 0.7])
+    out = pooled_curve_summaries(draws, w, np.linspace(0, 1, 5))
+    loc1 = draws["shift"][0] + draws["scale"][0] * draws["mu"][0]
+    sc1 = draws["scale"][0] * draws["sigma"][0]
+    loc0, sc0 = draws["shift"][0], draws["scale"][0]
+    pi = draws["prevalence"][0]
+    p_mass = np.sum(w * pi)
+    n_mass = np.sum(w * (1 - pi))
+
+    def tp(t):
+        return np.sum(w * pi * stats.norm.sf(t, loc1, sc1))
+
+    def fp(t):
+        return np.sum(w * (1 - pi) * stats.norm.sf(t, loc0, sc0))
+
+    def ap_integrand(t):  # precision(t) times the positives' density at t
+        dens = np.sum(w * pi * stats.norm.pdf(t, loc1, sc1)) / p_mass
+        return tp(t) / (tp(t) + fp(t)) * dens
+
+    def auc_integrand(t):
+        dens = np.sum(w * (1 - pi) * stats.norm.pdf(t, loc0, sc0)) / n_mass
+        return tp(t) / p_mass * dens
+
+    lo, hi = -15.0, 15.0
+    ap = integrate.quad(ap_integrand, lo, hi, limit=200, epsabs=1e-12)[0]
+    auc = integrate.quad(auc_integrand, lo, hi, limit=200, epsabs=1e-12)[0]
+    assert out["average_precision"][0] == pytest.approx(ap, abs=2e-5)
+    assert out["roc_auc"][0] == pytest.approx(auc, abs=2e-6)
+
+
+def test_sampler_is_reproducible_and_shaped(rng):
+    _, _, _, data = _data(rng)
+    seed = int(rng.integers(2**32))
+    a = sample_subgroups(
+        data, SubgroupPriors(), draws=30, tune=30, chains=2, rng=np.random.default_rng(seed)
+    )
+    b = sample_subgroups(
+        data, SubgroupPriors(), draws=30, tune=30, chains=2, rng=np.random.default_rng(seed)
+    )
+    np.testing.assert_array_equal(a["mu"], b["mu"])
+    assert a["mu"].shape == (2, 30, 3)
+    assert a["cutpoints"].shape == (2, 30, data.n_categories - 1)
+    assert np.all(np.diff(a["cutpoints"], axis=2) > 0)
+    assert np.all((a["prevalence"] > 0) & (a["prevalence"] < 1))
+
+
+def _nuts_vs_fast(rng, draws):
+    pm = pytest.importorskip("pymc")
+    from bayes_prc.bayes._subgroup_model import build_subgroup_model
+
+    _, _, _, data = _data(rng)
+    priors = SubgroupPriors()
+    fast = sample_subgroups(data, priors, draws=draws, tune=draws, chains=4, rng=rng)
+    with build_subgroup_model(data, priors):
+        idata = pm.sample(
+            draws,
+            tune=draws,
+            chains=2,
+            cores=1,
+            random_seed=int(rng.integers(2**32)),
+            target_accept=0.95,
+            progressbar=False,
+            compute_convergence_checks=False,
+        )
+    post = idata.posterior
+    ref = _metric_draws(
+        post["mu"].values, post["sigma"].values, post["prevalence"].values, "average_precision"
+    )
+    ap = _metric_draws(fast["mu"], fast["sigma"], fast["prevalence"], "average_precision")
+    return ap.reshape(-1, data.n_groups), ref.reshape(-1, data.n_groups), fast, post
+
+
+def _assert_close(ap, ref, tol):
+    sd = ref.std(axis=0)
+    for q in (0.05, 0.5, 0.95):
+        gap = np.abs(np.quantile(ap, q, axis=0) - np.quantile(ref, q, axis=0)) / sd
+        assert np.all(gap < tol), (q, gap)
+    np.testing.assert_allclose(ap.std(axis=0) / sd, 1.0, atol=tol)
+
+
+def test_fast_sampler_matches_nuts_reduced(rng):
+    """Each subgroup's AP: the 5/50/95% quantiles of the fast sampler (ESS ~300-600) and of
+    NUTS (2 x 400 draws, ESS ~300-500) within 0.35 posterior sd, their sds within 35%.
+    The Monte Carlo error of a 5% or 95% quantile at ESS 300 is about 0.13 sd per sampler,
+    so 0.35 sd is about two standard errors of the difference."""
+    ap, ref, _, _ = _nuts_vs_fast(rng, 400)
+    _assert_close(ap, ref, 0.35)
+
+
+@pytest.mark.slow
+def test_fast_sampler_matches_nuts():
+    """Longer runs (ESS ~2000 each): quantiles within 0.15 sd, and the spread of mu."""
+    rng = np.random.default_rng()
+    ap, ref, fast, post = _nuts_vs_fast(rng, 2000)
+    _assert_close(ap, ref, 0.15)
+    for name in ("s_mu", "m_mu", "s_shift"):
+        q_fast = np.quantile(fast[name], [0.1, 0.5, 0.9])
+        q_ref = np.quantile(post[name].values, [0.1, 0.5, 0.9])
+        np.testing.assert_allclose(q_fast, q_ref, atol=0.15 * post[name].values.std())
