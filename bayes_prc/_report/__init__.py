@@ -40,6 +40,7 @@ def build_report(
     score_models=False,
     model="semiparametric",
     groups=None,
+    subgroup=None,
 ):
     """Compute everything the report shows; returns ``(html_text, markdown_text)``.
 
@@ -58,6 +59,7 @@ def build_report(
         score_models=score_models,
         model=model,
         groups=groups,
+        subgroup=subgroup,
     )
     # warnings of the figure step join the diagnostics box too (rendered after this)
     with warnings.catch_warnings(record=True) as caught:
@@ -96,6 +98,7 @@ def report(
     score_models=False,
     model="semiparametric",
     groups=None,
+    subgroup=None,
 ):
     """Write the evaluation report: one self-contained HTML file.
 
@@ -142,6 +145,11 @@ def report(
         :func:`compare_intervals`'s with ``groups`` (cluster-aware rows, a design effect
         per row, the clustered recommendation), the bootstrap band resamples whole
         clusters, and a note says which parts still treat items as independent.
+    subgroup : array-like of shape (n_samples,), optional
+        Subgroup label of each item (site, demographic group): a section per subgroup
+        with :func:`bayes_prc.compare_subgroups` (partial pooling, margin 0.05), its
+        forest plot beside the independent and bootstrap intervals, PR bands and a model
+        check.
 
     Returns
     -------
@@ -177,6 +185,7 @@ def report(
         source=source,
         score_models=score_models,
         groups=groups,
+        subgroup=subgroup,
     )
     if markdown_path is not None:
         _atomic_write(markdown_path, md_text, force)

@@ -26,6 +26,7 @@ from ..compare import (
 from ..criticism import compare_score_models, fit_score_models, score_ppc
 from ..empirical import Ranked, as_ranked, average_precision_score, precision_recall_curve
 from ..frequentist import bootstrap_pr_band
+from ._subgroups import compute_subgroups
 
 __all__ = ["PPC_WARN_LEVEL", "MODEL_NAMES", "ReportData", "add_caught_warnings", "compute_report"]
 
@@ -64,6 +65,7 @@ class ReportData:
     bands: Any = None
     clusters: Any = None
     transform: str | None = None
+    subgroups: Any = None
 
     @property
     def n(self):
@@ -157,6 +159,7 @@ def compute_report(
     score_models=False,
     model="semiparametric",
     groups=None,
+    subgroup=None,
 ):
     """Fit, tabulate and check once; see :func:`bayes_prc._report.report` for parameters.
 
@@ -282,6 +285,16 @@ def compute_report(
         d.empirical_curve = (p, rec)
         d.empirical_ap = average_precision_score(r, None)
         d.posterior_mean_ap = float(post.average_precision().mean())
+        if subgroup is not None:
+            d.subgroups = compute_subgroups(
+                y_true,
+                y_score,
+                subgroup,
+                pos_label=pos_label,
+                ci_prob=ci_prob,
+                rng=seeds[4].spawn(1)[0],  # spawning leaves the figures' stream as it was
+                progressbar=progressbar,
+            )
     diag = ap_table.attrs["diagnostics"]  # computed once, by compare_intervals
     if clusters is not None:
         model_notes.append(

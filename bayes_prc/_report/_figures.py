@@ -16,6 +16,7 @@ from ..plotting import (
     ScorePPCDisplay,
     ThresholdCurvesDisplay,
 )
+from ._subgroups import subgroup_figures
 
 __all__ = ["svg", "report_figures"]
 
@@ -115,4 +116,7 @@ def _draw_all(d, ci_prob, post, r, figs, progress):
     if d.loo_table is not None:
         figs["score_models"] = _score_models_figure(d, ci_prob)
         progress.update(len(figs))
-    return {k: svg(f) for k, f in figs.items()}
+    out = {k: svg(f) for k, f in figs.items()}
+    if d.subgroups is not None:
+        out.update(subgroup_figures(d.subgroups, _new_ax, svg))
+    return out

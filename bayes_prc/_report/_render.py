@@ -14,6 +14,7 @@ import numpy as np
 
 from .._version import __version__
 from ._compute import MODEL_NAMES, PPC_WARN_LEVEL
+from ._subgroups import SUBGROUP_COLUMNS, subgroup_caption
 
 __all__ = ["render_html", "render_markdown"]
 
@@ -290,6 +291,39 @@ def _figure_sections(d, svgs):
     ]
 
 
+def _subgroup_section_html(d, svgs):
+    sub = d.subgroups
+    if sub is None:
+        return []
+    check = sub.fit_check(random_seed=d.figure_seed.spawn(1)[0])
+    verdict = "passed" if check.passed else "failed"
+    return [
+        "<h2>Per subgroup</h2>",
+        *(f"<p>{_esc(line)}</p>" for line in subgroup_caption(sub)),
+        _table_html(sub.table, SUBGROUP_COLUMNS, index_names=["subgroup"]),
+        f'<figure class="fig">{svgs["subgroups"]}<figcaption>Each subgroup\'s interval with '
+        "partial pooling, and (for up to 30 subgroups) fitted alone and by the bootstrap; "
+        "the grey band is all subgroups together.</figcaption></figure>",
+        f'<figure class="fig">{svgs["subgroup_bands"]}<figcaption>PR bands of the flagged '
+        "and lowest subgroups over the band of all subgroups together.</figcaption></figure>",
+        f"<p>Model check (posterior predictive, score distributions per subgroup): "
+        f"{verdict}, p = {check.p_value:.2f}.</p>",
+    ]
+
+
+def _subgroup_section_md(d):
+    sub = d.subgroups
+    if sub is None:
+        return []
+    return [
+        "## Per subgroup",
+        "",
+        *(part for line in subgroup_caption(sub) for part in (line, "")),
+        _md_table(sub.table, SUBGROUP_COLUMNS),
+        "",
+    ]
+
+
 def _auc_section_html(d):
     """The ROC AUC table (DeLong, Hanley-McNeil, bootstraps and the shown fit's posterior)."""
     table = d.auc_table
@@ -385,6 +419,7 @@ def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed):
     parts += _conclusion_and_warnings(d, ci_prob)
     parts += _reading_guide(ci_prob)
     parts += _figure_sections(d, svgs)
+    parts += _subgroup_section_html(d, svgs)
     parts += _score_model_sections(d, svgs, ci_prob)
     parts += [
         f'<p class="note">bayes_prc {_esc(__version__)}; binormal fit method '
@@ -424,6 +459,7 @@ def render_markdown(d, *, title, ci_prob):
         "",
         _md_table(_marked(op_table, d.n_pos), _TABLE_COLUMNS),
         "",
+        *_subgroup_section_md(d),
     ]
     return "\n".join(md)
 

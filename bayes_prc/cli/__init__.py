@@ -194,6 +194,7 @@ def _write_report(
     model="semiparametric",
     progressbar=None,
     groups=None,
+    subgroup=None,
 ):
     from .._report import report
 
@@ -213,6 +214,7 @@ def _write_report(
             score_models=score_models,
             model=model,
             groups=groups,
+            subgroup=subgroup,
         )
     except FileExistsError as err:
         raise CLIError(str(err)) from None
@@ -298,8 +300,10 @@ def _cmd_report(args):
     if args.labels is not None or args.pool:
         if args.dask:
             raise CLIError("--labels and --pool read CSV/TSV files; drop --dask")
-        if args.groups is not None:
-            raise CLIError("--groups applies to a fully labelled test set, not to a pool")
+        if args.groups is not None or args.subgroup is not None:
+            raise CLIError(
+                "--groups and --subgroup apply to a fully labelled test set, not to a pool"
+            )
         from ._pool import run_labels_report, run_pool_report
 
         args.progress = _progress(args)
@@ -348,6 +352,11 @@ def _cmd_report(args):
             return 0
         y = parse_labels(labels, args.pos_label)
     groups = None if args.dask else _groups(args)
+    subgroup = None
+    if args.subgroup is not None:
+        if args.dask:
+            raise CLIError("--subgroup reads CSV/TSV files; drop --dask")
+        subgroup = read_column(args.file, args.subgroup, "--subgroup", delimiter=args.delimiter)
     out = _write_report(
         y,
         scores,
@@ -363,6 +372,7 @@ def _cmd_report(args):
         model=args.model,
         progressbar=_progress(args),
         groups=groups,
+        subgroup=subgroup,
     )
     if not args.quiet:
         print(f"report written to {out}")
@@ -472,6 +482,14 @@ def build_parser():
     p_rep.add_argument("--seed", type=int, default=0, help="random seed")
     p_rep.add_argument("--n-resamples", type=int, default=2000, help="bootstrap resamples")
     p_rep.add_argument("--force", action="store_true", help="overwrite an existing report")
+    p_rep.add_argument(
+        "--subgroup",
+        default=None,
+        metavar="COLUMN",
+        help="column of subgroup labels (site, demographic group, ...): adds a section with "
+        "each subgroup's AP by partial pooling (bayes_prc.compare_subgroups), flagging "
+        "subgroups clearly below the others",
+    )
     p_rep.add_argument(
         "--score-models",
         action="store_true",

@@ -1,0 +1,78 @@
+"""The report's section per subgroup (``subgroup=``; CLI ``--subgroup COLUMN``)."""
+
+from __future__ import annotations
+
+from ..plotting import SubgroupDisplay, SubgroupPRDisplay
+from ..subgroups import compare_subgroups
+
+__all__ = [
+    "REPORT_MARGIN",
+    "SUBGROUP_COLUMNS",
+    "compute_subgroups",
+    "subgroup_caption",
+    "subgroup_figures",
+]
+
+#: The margin of the report's ``prob_below_overall`` (in AP): a subgroup is flagged when it
+#: is below the pooled population by more than this with probability above 0.9.
+REPORT_MARGIN = 0.05
+#: The columns of the report's subgroup table.
+SUBGROUP_COLUMNS = [
+    "n",
+    "positives",
+    "empirical",
+    "estimate",
+    "low",
+    "high",
+    "prob_below_overall",
+    "note",
+]
+#: With more subgroups the forest shows the pooled intervals only (no fit per subgroup).
+INDEPENDENT_MAX = 30
+
+
+def compute_subgroups(y_true, y_score, subgroup, *, pos_label, ci_prob, rng, progressbar):
+    """The subgroup comparison of the report (AP, margin :data:`REPORT_MARGIN`)."""
+    return compare_subgroups(
+        y_true,
+        y_score,
+        subgroup,
+        pos_label=pos_label,
+        ci_prob=ci_prob,
+        margin=REPORT_MARGIN,
+        random_seed=rng,
+        progressbar=progressbar,
+    )
+
+
+def subgroup_figures(sub, new_ax, svg):
+    """``{"subgroups": svg, "subgroup_bands": svg}``: the forest and the PR bands."""
+    n = len(sub.table)
+    methods = ("pooled", "independent", "bootstrap") if n <= INDEPENDENT_MAX else ("pooled",)
+    fig, ax = new_ax(8.0, max(2.8, 0.45 * n + 1.4))
+    SubgroupDisplay.from_comparison(sub, methods=methods, ax=ax)
+    out = {"subgroups": svg(fig)}
+    fig, ax = new_ax(8.0, 5.0)
+    SubgroupPRDisplay.from_comparison(sub, ax=ax)
+    out["subgroup_bands"] = svg(fig)
+    return out
+
+
+def subgroup_caption(sub):
+    """A plain-words summary of the subgroup section."""
+    a = sub.table.attrs
+    flagged = [str(s) for s in sub.table.index[sub.table["flagged"]]]
+    prob = f"{100 * a['ci_prob']:g}%"
+    lines = [
+        f"{len(sub.table)} subgroups. Each subgroup's AP is estimated with partial pooling: "
+        "one model for all subgroups (one shared score transform, each subgroup's own ROC "
+        "curve and prevalence, drawn from a common distribution whose spread is learned), "
+        "so a small subgroup borrows strength from the others by as much as the data "
+        f"allow. Intervals are {prob} credible intervals. All subgroups together: "
+        f"{a['overall_estimate']:.3f} [{a['overall_low']:.3f}, {a['overall_high']:.3f}].",
+        f"prob_below_overall is the posterior probability that a subgroup's AP is more "
+        f"than {a['margin']:g} below all subgroups together; above 0.9 the subgroup is "
+        "flagged.",
+        "Flagged: " + (", ".join(flagged) if flagged else "none") + ".",
+    ]
+    return lines
