@@ -134,7 +134,7 @@ def subgroup_sampler(family, rng, n_groups, setting):
 
 
 def one(args):
-    family, setting, rep, seed, margin, groups, priors = args
+    family, setting, rep, seed, margin, groups, priors, worse_size = args
     rng = np.random.default_rng([seed, rep])
     n_groups = int(rng.integers(groups[0], groups[1] + 1))
     sample = subgroup_sampler(family, rng, n_groups, setting)
@@ -143,8 +143,9 @@ def one(args):
     for g in range(n_groups):
         yt, st = sample(g, 400_000, rng)
         truth[g] = bp.average_precision_score(yt, st)
+        lo, hi = worse_size if g == 0 and setting != "equal" else (40, 400)
         while True:
-            y, s = sample(g, int(rng.integers(40, 401)), rng)
+            y, s = sample(g, int(rng.integers(lo, hi + 1)), rng)
             if 3 <= y.sum() <= 40:
                 break
         ys.append(y)
@@ -245,6 +246,13 @@ def main(argv=None):
     parser.add_argument("--groups", type=int, nargs=2, default=(6, 12))
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
+        "--worse-size",
+        type=int,
+        nargs=2,
+        default=(40, 400),
+        help="size range of the worse subgroup (the others: 40-400)",
+    )
+    parser.add_argument(
         "--prior",
         nargs=2,
         action="append",
@@ -255,7 +263,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
     priors = {name: float(value) for name, value in args.prior} or None
     tasks = [
-        (args.family, args.setting, r, args.seed, args.margin, tuple(args.groups), priors)
+        (
+            args.family,
+            args.setting,
+            r,
+            args.seed,
+            args.margin,
+            tuple(args.groups),
+            priors,
+            tuple(args.worse_size),
+        )
         for r in range(args.reps)
     ]
     if args.jobs > 1:
@@ -265,7 +282,8 @@ def main(argv=None):
         results = [one(t) for t in tasks]
     print(
         f"family {args.family}, setting {args.setting}, margin {args.margin}, level {LEVEL}, "
-        f"priors {priors or 'default'}"
+        f"priors {priors or 'default'}, worse subgroup of {args.worse_size[0]}-"
+        f"{args.worse_size[1]} items"
     )
     print(summarize(results, args.setting))
 

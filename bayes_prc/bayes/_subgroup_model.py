@@ -411,6 +411,11 @@ def _gauss_logq(x, mean, ld, ls):
     return -0.5 * np.sum(y * y, axis=1) + np.sum(np.log(ld), axis=1)
 
 
+def _t_logpdf(x, m, s, nu):
+    """Student-t log density (up to a constant in ``x``, ``m``; with ``-log s``)."""
+    return -0.5 * (nu + 1) * np.log1p(((x - m) / s) ** 2 / nu) - np.log(s)
+
+
 def _norm_logpdf(x, m, s):
     return -0.5 * ((x - m) / s) ** 2 - np.log(s)
 
@@ -567,11 +572,13 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
     m_l = np.zeros(chains)  # population mean of the subgroups' log scale (the latent unit)
 
     def group_prior(th):
-        means = np.stack([np.zeros(chains), m_l, m_mu, m_ls], axis=1)
-        sds = np.repeat(s[:, None, :4], g, axis=1)
-        sds[..., 0] = sds[..., 0] * np.exp(m_l)[:, None]
-        sds[..., 2] = sds[..., 2] / np.sqrt(w_mu)
-        return np.sum(_norm_logpdf(th, means[:, None, :], sds), axis=2)
+        # mu's Student-t population with its mixing weights integrated out (the weights
+        # are drawn from their conditional just before the population's update: a
+        # partially collapsed Gibbs sampler, van Dyk & Park 2008)
+        means = np.stack([np.zeros(chains), m_l, m_ls], axis=1)
+        sds = np.stack([s[:, 0] * np.exp(m_l), s[:, 1], s[:, 3]], axis=1)
+        normal = _norm_logpdf(th[..., [0, 1, 3]], means[:, None, :], sds[:, None, :])
+        return normal.sum(axis=2) + _t_logpdf(th[..., 2], m_mu[:, None], s[:, 2, None], nu)
 
     errstate = np.errstate(over="ignore", divide="ignore", invalid="ignore")
     errstate.__enter__()  # far random-walk proposals overflow and are rejected
@@ -582,6 +589,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         for _ in range(ROC_STEPS):
             eps = rng.standard_normal((chains, g, 4))
             step = np.einsum("gij,bgj->bgi", chol, eps) * np.exp(log_lam)[..., None]
+            step[..., 0] *= np.exp(m_l)[:, None]  # locations move in the latent axis' unit
             prop = theta + step
             p0 = lik.class_loglik(0, c, prop)
             p1 = lik.class_loglik(1, c, prop)
@@ -594,7 +602,9 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             rate[~np.isfinite(rate)] = 0.0
             if warm:
                 log_lam += (rate - 0.3) / np.sqrt(1.0 + it / 3.0)
-                window.append(theta.copy())
+                unit_free = theta.copy()  # locations in the latent axis' unit (e^m_l)
+                unit_free[..., 0] /= np.exp(m_l)[:, None]
+                window.append(unit_free)
                 if it + 1 in adapt_at and len(window) > 20:
                     w = np.concatenate(window[len(window) // 2 :], axis=0)  # (draws * chains, G, 4)
                     w = w - w.mean(axis=0)
@@ -617,9 +627,9 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             prop = theta.copy()
             means = np.stack([np.zeros(chains), m_l, m_mu, m_ls], axis=1)
             for k in cols:
-                sd = s[:, k, None] / (np.sqrt(w_mu) if k == 2 else 1.0)
-                sd = sd * (np.exp(m_l)[:, None] if k == 0 else 1.0)
-                prop[..., k] = means[:, k, None] + sd * rng.standard_normal((chains, g))
+                sd = s[:, k, None] * (np.exp(m_l)[:, None] if k == 0 else 1.0)
+                z = rng.standard_t(nu, (chains, g)) if k == 2 else rng.standard_normal((chains, g))
+                prop[..., k] = means[:, k, None] + sd * z
             p1 = lik.class_loglik(1, c, prop)
             p0 = ll0 if cols == (2, 3) else lik.class_loglik(0, c, prop)
             log_a = p0 + p1 - ll0 - ll1
@@ -673,6 +683,28 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         m_ls = _normal_mean(theta[..., 3], s[:, 3], priors.log_sigma_sd, rng)
         s[:, 2] = spreads[2].draw(np.sum(w_mu * (theta[..., 2] - m_mu[:, None]) ** 2, axis=1), rng)
         s[:, 3] = spreads[3].draw(np.sum((theta[..., 3] - m_ls[:, None]) ** 2, axis=1), rng)
+        # the locations' or (alternately) the log scales' spread, non-centred (both classes)
+        for k in (it % 2,):
+            centre = np.zeros(chains) if k == 0 else m_l
+            f = np.exp(spread_step[k] * rng.standard_normal(chains))
+            prop = theta.copy()
+            prop[..., k] = centre[:, None] + f[:, None] * (theta[..., k] - centre[:, None])
+            p0 = lik.class_loglik(0, c, prop)
+            p1 = lik.class_loglik(1, c, prop)
+            log_a = (
+                (p0 + p1 - ll0 - ll1).sum(1)
+                + spreads[k].log_prior(s[:, k] * f)
+                - spreads[k].log_prior(s[:, k])
+                + np.log(f)
+            )
+            accept = np.log(rng.uniform(size=chains)) < log_a
+            theta = np.where(accept[:, None, None], prop, theta)
+            ll0 = np.where(accept[:, None], p0, ll0)
+            ll1 = np.where(accept[:, None], p1, ll1)
+            s[:, k] = np.where(accept, s[:, k] * f, s[:, k])
+            if warm:
+                rate = np.mean(np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0)))
+                spread_step[k] *= np.exp((rate - 0.4) / np.sqrt(1.0 + it / 6.0))
         for k, m, prior_sd in ((2, m_mu, priors.mu_sd), (3, m_ls, priors.log_sigma_sd)):
             # spread move: effects scaled about their mean (standardized effects fixed)
             f = np.exp(spread_step[k] * rng.standard_normal(chains))

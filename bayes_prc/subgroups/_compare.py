@@ -32,6 +32,7 @@ from ..bayes import (
 )
 from ..binormal import Binormal
 from ..empirical import average_precision_score, roc_auc_score
+from ..exceptions import ConvergenceWarning
 from ..frequentist import ap_interval, roc_auc_interval
 
 __all__ = [
@@ -178,9 +179,15 @@ class SubgroupComparison(PosteriorDraws):
         As passed.
     acceptance : dict
         Mean acceptance rates of the sampler's Metropolis steps.
+    diagnostics : dict
+        ``max_rhat`` and ``min_ess_bulk`` of the subgroups' metric draws (a
+        :class:`~bayes_prc.ConvergenceWarning` is raised when R-hat exceeds 1.05 or the
+        ESS falls below 100: raise ``draws`` and ``tune``).
     """
 
-    def __init__(self, *, table, idata, overall, metric, margin, ci_prob, acceptance, inputs):
+    def __init__(
+        self, *, table, idata, overall, metric, margin, ci_prob, acceptance, diagnostics, inputs
+    ):
         self.table = table
         self.idata = idata
         self.overall = overall
@@ -188,6 +195,7 @@ class SubgroupComparison(PosteriorDraws):
         self.margin = margin
         self.ci_prob = ci_prob
         self.acceptance = acceptance
+        self.diagnostics = diagnostics
         self._inputs = inputs
 
     @property
@@ -386,6 +394,36 @@ def _coordinate(labels):
         return object_array([repr(v) for v in labels])
 
 
+#: Below this bulk ESS or above this R-hat of a subgroup's metric, compare_subgroups warns.
+MIN_ESS, MAX_RHAT = 100, 1.05
+
+
+def _diagnostics(draws, chains):
+    """R-hat and bulk ESS of each subgroup's metric; warns when they are poor."""
+    import arviz as az
+
+    g = draws.shape[-1]
+    ess = np.array([float(az.ess(draws[..., k])) for k in range(g)])
+    rhat = np.array([float(az.rhat(draws[..., k])) for k in range(g)]) if chains > 1 else None
+    out = {
+        "min_ess_bulk": float(np.nanmin(ess)),
+        "max_rhat": None if rhat is None else float(np.nanmax(rhat)),
+    }
+    problems = []
+    if out["max_rhat"] is not None and out["max_rhat"] > MAX_RHAT:
+        problems.append(f"R-hat up to {out['max_rhat']:.3f} (> {MAX_RHAT})")
+    if out["min_ess_bulk"] < MIN_ESS:
+        problems.append(f"bulk ESS down to {out['min_ess_bulk']:.0f} (< {MIN_ESS})")
+    if problems:
+        warnings.warn(
+            "the subgroup fit may not be reliable: " + "; ".join(problems) + ". Raise "
+            "`draws` and `tune` (the chains of subgroups with few positives mix slowest).",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    return out
+
+
 def _check_margin(margin):
     try:
         value = float(margin)
@@ -533,6 +571,7 @@ def compare_subgroups(
     )
     overall = OverallPosterior(overall_idata, _empirical(metric, is_pos, score), metric, prob)
     metric_draws = idata["posterior"][metric]
+    diagnostics = _diagnostics(fit[metric], chains)
     hdi = az.hdi(metric_draws, prob=prob)
     below = fit[metric] < (fit["overall"][metric] - margin)[..., None]
     n = np.bincount(groups.codes, minlength=len(labels))
@@ -575,6 +614,7 @@ def compare_subgroups(
         margin=margin,
         ci_prob=prob,
         acceptance=fit["acceptance"],
+        diagnostics=diagnostics,
         inputs={
             "is_pos": is_pos,
             "score": score,
