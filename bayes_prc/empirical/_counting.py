@@ -479,9 +479,12 @@ def _weighted_counts_radix(k, is_pos, y_score, w, v, kind):
     tmp = np.empty(n, dtype=np.uint64)
     k.sort_pairs(keys, signed_w, tmp, np.empty(n), np.uint64(kmin), np.uint64(kmax))
     del tmp
-    m = k.n_distinct(keys)
-    fps, tps, values = np.empty(m), np.empty(m), np.empty(m, dtype=np.int64)
-    k.weighted_counts(keys, signed_w, kind, zero_bits, fps, tps, values)
+    fps = np.empty(k.n_distinct(keys))
+    k.weighted_counts(keys, signed_w, kind, zero_bits, fps)  # tps, thresholds in place
+    m = fps.shape[0]
+    tps, values = signed_w[:m], keys[:m].view(np.int64)
+    if m <= n // 2:  # many ties: do not keep the long buffers alive
+        tps, values = tps.copy(), values.copy()
     return fps, tps, _thresholds(values, kind, y_score.dtype)
 
 

@@ -421,11 +421,12 @@ def curve_counts(keys, n_pos, kind, zero_bits, fps, tps, values):
 
 
 @_jit
-def weighted_counts(keys, signed_w, kind, zero_bits, fps, tps, values):
-    """Fill scikit-learn's weighted ``(fps, tps)`` and the thresholds (``values``,
-    int64) from :func:`sort_pairs` output (keys, signed weights): running sums of the
-    positives' and the negatives' weights in the stable descending order, read at the
-    end of each tie group."""
+def weighted_counts(keys, signed_w, kind, zero_bits, fps):
+    """scikit-learn's weighted counts from :func:`sort_pairs` output (keys, signed
+    weights): running sums of the positives' and the negatives' weights in the stable
+    descending order, read at the end of each tie group. Fills ``fps`` and, in place (an
+    entry is written only once read), ``signed_w[:m]`` with ``tps`` and ``keys[:m]`` with
+    the thresholds (int64 bits); ``m = fps.shape[0]``."""
     n = keys.shape[0]
     tp = 0.0
     fp = 0.0
@@ -437,6 +438,6 @@ def weighted_counts(keys, signed_w, kind, zero_bits, fps, tps, values):
         fp += max(-x, 0.0)
         if i == n - 1 or keys[i] != keys[i + 1]:
             fps[g] = fp
-            tps[g] = tp
-            values[g] = _value(keys[i], kind, zero_bits)
+            signed_w[g] = tp
+            keys[g] = np.uint64(_value(keys[i], kind, zero_bits))
             g += 1

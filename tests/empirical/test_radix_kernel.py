@@ -311,3 +311,22 @@ def test_uncacheable_location_compiles_without_cache(monkeypatch):
         return x + 1
 
     assert _radix._jit(add_one)(1) == 2
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 1 << 16])
+def test_weighted_ap_terms_in_chunks_are_the_curve_terms(chunk, rng):
+    """The weighted AP sums ``diff(recall) * precision[:-1]`` computed chunk by chunk,
+    without the curve's arrays: the same floats as from the curve, bit for bit."""
+    from bayes_prc.empirical._ap import _step_areas
+    from bayes_prc.empirical._curves import pr_from_counts
+
+    for _ in range(20):
+        n = int(rng.integers(1, 3000))
+        is_pos = rng.random(n) < rng.uniform(0.05, 0.95)
+        is_pos[0] = True
+        s = np.round(rng.normal(size=n), int(rng.integers(0, 4)))
+        w = rng.uniform(0, 3, n) * (rng.random(n) < 0.9)
+        w[0] = 1.0
+        fps, tps, thr = binary_clf_counts(is_pos, s, w)
+        precision, recall, _ = pr_from_counts(fps, tps, thr)
+        _same_bits(_step_areas(fps, tps, chunk), np.diff(recall) * precision[:-1])
