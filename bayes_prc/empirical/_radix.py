@@ -41,6 +41,8 @@ __all__ = [
     "curve_counts",
     "n_distinct",
     "n_distinct_merged",
+    "roc_corners",
+    "roc_corners_weighted",
     "sort_pairs",
     "sort_split",
     "split_keys",
@@ -441,3 +443,72 @@ def weighted_counts(keys, signed_w, kind, zero_bits, fps):
             signed_w[g] = tp
             keys[g] = np.uint64(_value(keys[i], kind, zero_bits))
             g += 1
+
+
+# --------------------------------------------------------------------------------------
+# the ROC curve's corners, without the curve
+# --------------------------------------------------------------------------------------
+@_jit
+def roc_corners(keys, n_pos, out):
+    """The points scikit-learn's ``roc_curve(drop_intermediate=True)`` keeps, merged from
+    :func:`sort_split` output (``n < 2**32``): a point is kept when it is the first or
+    the last, or when the step to it differs from the step after it (``np.diff(fps, 2)``
+    or ``np.diff(tps, 2)`` non-zero). Writes ``fp << 32 | tp`` of each kept point to
+    ``out`` and returns their number."""
+    n = keys.shape[0]
+    i = 0
+    q = n_pos
+    k = 0
+    g = 0
+    f0 = t0 = f1 = t1 = 0
+    while i < n_pos or q < n:
+        if q >= n or (i < n_pos and keys[i] <= keys[q]):
+            key = keys[i]
+        else:
+            key = keys[q]
+        while i < n_pos and keys[i] == key:
+            i += 1
+        while q < n and keys[q] == key:
+            q += 1
+        f2 = q - n_pos
+        t2 = i
+        # the previous point is decided once the next one is known
+        if g == 1 or (g > 1 and (f2 - f1 != f1 - f0 or t2 - t1 != t1 - t0)):
+            out[k] = (np.uint64(f1) << np.uint64(32)) | np.uint64(t1)
+            k += 1
+        f0, t0, f1, t1 = f1, t1, f2, t2
+        g += 1
+    if g:
+        out[k] = (np.uint64(f1) << np.uint64(32)) | np.uint64(t1)
+        k += 1
+    return k
+
+
+@_jit
+def roc_corners_weighted(keys, signed_w, out_f, out_t):
+    """:func:`roc_corners` of the weighted counts of :func:`sort_pairs` output (the
+    running sums of :func:`weighted_counts`; the kept points by the same float
+    differences as ``np.diff(fps, 2)``). Fills ``out_f``, ``out_t``; returns the number."""
+    n = keys.shape[0]
+    tp = 0.0
+    fp = 0.0
+    k = 0
+    g = 0
+    f0 = t0 = f1 = t1 = 0.0
+    for i in range(n):
+        x = signed_w[i]
+        tp += max(x, 0.0)
+        fp += max(-x, 0.0)
+        if i < n - 1 and keys[i] == keys[i + 1]:
+            continue
+        if g == 1 or (g > 1 and ((fp - f1) - (f1 - f0) != 0 or (tp - t1) - (t1 - t0) != 0)):
+            out_f[k] = f1
+            out_t[k] = t1
+            k += 1
+        f0, t0, f1, t1 = f1, t1, fp, tp
+        g += 1
+    if g:
+        out_f[k] = f1
+        out_t[k] = t1
+        k += 1
+    return k
