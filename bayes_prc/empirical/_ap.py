@@ -64,7 +64,7 @@ def _average_precision(r):
     return float(max(0.0, -np.sum(_step_areas(fps, tps))))
 
 
-def _step_areas(fps, tps, chunk=1 << 16):
+def _step_areas(fps, tps, chunk=1 << 14):
     """``np.diff(recall) * precision[:-1]`` of :func:`pr_from_counts` (same floats, same
     operations), in chunks: without the curve's arrays (memory of one array, not four).
     ``tps[-1]`` must be positive."""

@@ -317,7 +317,7 @@ def test_uncacheable_location_compiles_without_cache(monkeypatch):
     assert _radix._jit(add_one)(1) == 2
 
 
-@pytest.mark.parametrize("chunk", [1, 7, 1 << 16])
+@pytest.mark.parametrize("chunk", [1, 7, 1 << 14])
 def test_weighted_ap_terms_in_chunks_are_the_curve_terms(chunk, rng):
     """The weighted AP sums ``diff(recall) * precision[:-1]`` computed chunk by chunk,
     without the curve's arrays: the same floats as from the curve, bit for bit."""
