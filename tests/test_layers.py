@@ -213,8 +213,8 @@ def test_only_bayes_imports_pymc():
 def test_import_loads_no_heavy_dependency():
     code = (
         "import sys, bayes_prc; "
-        "print(sorted(m for m in ('pymc', 'pytensor', 'matplotlib', 'pandas', 'arviz', 'dask') "
-        "if m in sys.modules))"
+        "print(sorted(m for m in ('pymc', 'pytensor', 'matplotlib', 'pandas', 'arviz', 'dask', "
+        "'numba') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr

@@ -1,4 +1,4 @@
-"""Empirical layer (numpy only): the counting kernel, the prepared :class:`Ranked` input,
+"""Empirical layer (numpy; numba for large inputs): the counting kernel, the prepared :class:`Ranked` input,
 curves, average precision and its estimators, operating points.
 
 Every public function taking ``(y_true, y_score, ...)`` validates once through
@@ -11,7 +11,9 @@ Every public function taking ``(y_true, y_score, ...)`` validates once through
 (0.8333, 0.35)
 
 Nothing here imports scipy-based models, PyMC, arviz, pandas, matplotlib or dask; dask
-input goes through the top-level faces (:mod:`bayes_prc._dispatch`).
+input goes through the top-level faces (:mod:`bayes_prc._dispatch`). The counting
+kernel's compiled path imports numba on its first large input, never at import
+(:func:`counting_kernel`); numba itself then loads part of scipy.
 """
 
 from ._ap import (
@@ -21,7 +23,12 @@ from ._ap import (
     average_precision_score,
     check_auc_pr_estimator,
 )
-from ._counting import binary_clf_counts, positive_rank_counts, stable_descending_order
+from ._counting import (
+    binary_clf_counts,
+    counting_kernel,
+    positive_rank_counts,
+    stable_descending_order,
+)
 from ._curves import pr_from_counts, precision_recall_curve, roc_curve
 from ._multiclass_roc import roc_auc_score
 from ._operating import (
@@ -47,6 +54,7 @@ __all__ = [
     "binary_clf_counts",
     "chance_baseline",
     "check_auc_pr_estimator",
+    "counting_kernel",
     "max_fbeta",
     "positive_rank_counts",
     "precision_at_k",

@@ -57,8 +57,32 @@ def _average_precision(r):
         n_pos = tp_at[-1]  # lowest positive score: all positives at or above it
         # sum over distinct positive scores of (recall gain) * precision
         return float(max(0.0, np.sum((n_at / n_pos) * (tp_at / (tp_at + fp_at)))))
-    precision, recall, _ = pr_from_counts(*r.counts)
-    return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+    fps, tps, thr = r.counts
+    if tps.shape[0] == 0 or tps[-1] == 0:  # no positive weight: the curve's warning
+        precision, recall, _ = pr_from_counts(fps, tps, thr)
+        return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+    return float(max(0.0, -np.sum(_step_areas(fps, tps))))
+
+
+def _step_areas(fps, tps, chunk=1 << 14):
+    """``np.diff(recall) * precision[:-1]`` of :func:`pr_from_counts` (same floats, same
+    operations), in chunks: without the curve's arrays (memory of one array, not four).
+    ``tps[-1]`` must be positive."""
+    m = tps.shape[0]
+    t, f = tps[::-1], fps[::-1]  # the curve's increasing-threshold layout
+    n_pos = tps[-1]
+    out = np.empty(m)
+    for a in range(0, m, chunk):
+        b = min(a + chunk, m)
+        recall = np.empty(b - a + 1)
+        np.divide(t[a : b + 1], n_pos, out=recall[: min(b + 1, m) - a])
+        if b == m:
+            recall[-1] = 0.0  # the curve's last point (recall 0, precision 1)
+        precision = np.add(t[a:b], f[a:b])
+        np.divide(t[a:b], precision, out=precision, where=precision != 0)
+        np.subtract(recall[1:], recall[:-1], out=out[a:b])
+        out[a:b] *= precision
+    return out
 
 
 def _binary_average_precision(is_pos, score, w):

@@ -1,28 +1,36 @@
 """The counting kernel: true and false positive counts at every distinct threshold.
 
 Everything empirical in bayes_prc (curves, AP and its estimators, operating points,
-bootstrap replicates) derives from :func:`binary_clf_counts`. Two paths give the same
+bootstrap replicates) derives from :func:`binary_clf_counts`. Its paths give the same
 numbers as scikit-learn's ``_binary_clf_curve`` (1.9: ``confusion_matrix_at_thresholds``),
-which spends most of its time in an indirect, stable argsort:
+which spends most of its time in an indirect, stable argsort, to the last bit (counts and
+thresholds, even the sign of a zero threshold):
 
-* unweighted: ``np.sort`` of the scores (a vectorized value sort), distinct thresholds
+* compiled (numba, :mod:`._radix`, from :data:`_NUMBA_LOAD_N` samples on and then from
+  :data:`_NUMBA_MIN_N`): the scores' keys (below) are sorted by an LSD radix sort, a few
+  linear passes instead of a comparison sort. Unweighted, each class is sorted on its
+  own and the two merged: the counts are positions in the merge. Weighted, each key
+  carries its label-signed weight through the (stable) sort, and the running sums add
+  the same weights in the same order as scikit-learn's cumulative sums.
+* numpy (small inputs, ``longdouble`` scores, negative weights, or no numba):
+  unweighted, ``np.sort`` of the scores (a vectorized value sort), distinct thresholds
   from the sorted values, and each positive placed in them by :func:`numpy.searchsorted`
-  (in chunks, so that each binary search stays in cache). All counts are integers held
-  exactly in float64, so they equal scikit-learn's cumulative sums to the last bit.
-* weighted: the stable descending order comes from a *value* sort of integer keys that
-  hold the score's leading bits above the sample's index (the index makes the order
-  stable; the rare distinct scores whose leading bits agree are re-sorted exactly
-  afterwards). Score and label-signed weight travel in one 16-byte record, one gather
-  instead of three, and the cumulative sums add the same weights in the same order as
-  scikit-learn: the counts agree to the last bit.
+  (in chunks, so that each binary search stays in cache). Weighted, the stable descending
+  order comes from a *value* sort of integer keys that hold the score's leading bits
+  above the sample's index (the index makes the order stable; the rare distinct scores
+  whose leading bits agree are re-sorted exactly afterwards). Score and label-signed
+  weight travel in one 16-byte record, one gather instead of three.
 
-The keys of float scores are their IEEE-754 bit patterns mapped to integers of the same
-order, the device of radix sorts for floats (M. Herf, "Radix tricks", 2001);
-``longdouble`` scores, which have no 64-bit key, take the indirect stable sort.
+All unweighted counts are integers held exactly in float64. The keys of float scores are
+their IEEE-754 bit patterns mapped to integers of the same order, the device of radix
+sorts for floats (M. Herf, "Radix tricks", 2001); ``-0.0`` and ``0.0`` share a key, so
+they tie, as scikit-learn's ``np.diff`` sees them. ``longdouble`` scores, which have no
+64-bit key, take the indirect stable sort.
 
 For average precision alone, :func:`positive_rank_counts` reads the counts only at the
-scores held by a positive: the positives are sorted on their own, and the samples below
-each positive score are counted by ``searchsorted`` in the sorted scores.
+scores held by a positive (compiled: from the positives' sorted keys, the negatives'
+counted by the merge; numpy: the positives sorted on their own, the samples below each
+positive score counted by ``searchsorted`` in the sorted scores).
 """
 
 from __future__ import annotations
@@ -31,11 +39,86 @@ import itertools
 
 import numpy as np
 
-__all__ = ["binary_clf_counts", "positive_rank_counts", "stable_descending_order"]
+__all__ = [
+    "binary_clf_counts",
+    "counting_kernel",
+    "positive_rank_counts",
+    "roc_corner_counts",
+    "stable_descending_order",
+]
 
 _SIGN = np.uint64(1 << 63)
 _I64_MAX = np.int64((1 << 63) - 1)
 _I64_MIN = np.int64(-(1 << 63))
+
+# --------------------------------------------------------------------------------------
+# the compiled radix kernels (numba), loaded on first use
+# --------------------------------------------------------------------------------------
+# Once loaded, the compiled kernels beat numpy's sorts from a few hundred samples on (2x at
+# 1e4; benchmarks/bench_empirical.py --crossover); loading them (importing numba and its
+# cached machine code, about 0.6-1 s once per process) is worth it from LOAD_N samples
+# on. Tests set these to force either path.
+_NUMBA_MIN_N = 1_000
+_NUMBA_LOAD_N = 100_000
+_kernels = None  # the module bayes_prc.empirical._radix once loaded, False if it failed
+
+
+def _radix_kernels(n):
+    """The compiled kernels if ``n`` samples are worth them and numba loads, else None."""
+    global _kernels
+    if n < _NUMBA_MIN_N or (_kernels is None and n < _NUMBA_LOAD_N):
+        return None
+    if _kernels is None:
+        try:
+            from . import _radix
+        except Exception:  # numba missing or broken: the numpy path is exact too
+            _kernels = False
+        else:
+            _kernels = _radix
+    return _kernels or None
+
+
+def counting_kernel(n_samples):
+    """The kernel counting ``n_samples`` scores in this process: ``"numba"`` or ``"numpy"``.
+
+    :func:`binary_clf_counts` and :func:`positive_rank_counts` (so every curve, average
+    precision and ROC AUC) count scores of 64 bits or fewer by an LSD radix sort compiled
+    with numba once a call has at least 100 000 samples, and from then on for every call
+    of at least 1 000; otherwise, and when numba cannot be imported, by numpy's sorts.
+    Both give the same numbers. The first compiled call of a process imports numba and
+    loads the machine code from numba's disk cache (about 0.6-1 s); the first on a
+    machine compiles it (about 20 s) into that cache. ``longdouble`` scores always take
+    the numpy path. Asking about a large ``n_samples`` loads the kernels.
+
+    Examples
+    --------
+    >>> from bayes_prc.empirical import counting_kernel
+    >>> counting_kernel(100)
+    'numpy'
+    """
+    return "numba" if _radix_kernels(int(n_samples)) is not None else "numpy"
+
+
+def _kernel_input(y_score):
+    """``(values, kind)``: the scores as a read-only contiguous int64 array (float64 bits
+    for floats, the raw bits for uint64) and their kind, or None for ``longdouble``."""
+    dt = y_score.dtype
+    if dt.kind == "f":
+        if dt.itemsize > 8:
+            return None
+        v, kind = np.ascontiguousarray(y_score, dtype=np.float64).view(np.int64), 0
+    elif dt.kind == "u" and dt.itemsize == 8:
+        v, kind = np.ascontiguousarray(y_score, dtype=np.uint64).view(np.int64), 2
+    else:
+        v, kind = np.ascontiguousarray(y_score, dtype=np.int64), 1
+    return _read_only(v), kind
+
+
+def _read_only(a):
+    """A read-only view: numba then compiles one version for writable and read-only input."""
+    a = a.view()
+    a.flags.writeable = False
+    return a
 
 
 # --------------------------------------------------------------------------------------
@@ -193,10 +276,52 @@ def stable_descending_order(y_score):
 
 
 # --------------------------------------------------------------------------------------
-# unweighted: value sorts and searchsorted
+# unweighted: radix sort and merge (compiled), or value sorts and searchsorted
 # --------------------------------------------------------------------------------------
+def _split_sorted_keys(k, is_pos, y_score):
+    """``(keys, n_pos, kind, zero_bits)``: the positives' keys then the negatives', each
+    sorted ascending by the compiled radix sort; None for ``longdouble`` scores."""
+    inp = _kernel_input(y_score)
+    if inp is None:
+        return None
+    v, kind = inp
+    n = v.shape[0]
+    keys = np.empty(n, dtype=np.uint64)
+    n_pos, *extremes, zero_bits = k.split_keys(
+        v, kind, _read_only(np.ascontiguousarray(is_pos, dtype=bool)), keys
+    )
+    # as uint64 scalars: a Python int would be typed int64 or uint64 by its value, and
+    # each combination compiled on its own
+    extremes = [np.uint64(x) for x in extremes]
+    k.sort_split(keys, np.empty(n, dtype=np.uint64), n_pos, *extremes)
+    return keys, n_pos, kind, zero_bits
+
+
 def _unweighted_counts(is_pos, y_score):
-    """Unweighted counts: value sort, and each positive placed by ``searchsorted``."""
+    """Unweighted counts: each class's keys radix-sorted and merged (compiled), or a
+    value sort and each positive placed by ``searchsorted`` (numpy)."""
+    k = _radix_kernels(y_score.shape[0])
+    split = _split_sorted_keys(k, is_pos, y_score) if k is not None else None
+    if split is None:
+        return _unweighted_counts_numpy(is_pos, y_score)
+    keys, n_pos, kind, zero_bits = split
+    m = k.n_distinct_merged(keys, n_pos)
+    fps, tps, values = np.empty(m), np.empty(m), np.empty(m, dtype=np.int64)
+    k.curve_counts(keys, n_pos, kind, zero_bits, fps, tps, values)
+    return fps, tps, _thresholds(values, kind, y_score.dtype)
+
+
+def _last_zero_sign(thresholds, y_score):
+    """Give a zero threshold the sign of the last zero score, as scikit-learn's (the
+    last sample of the tie group in its stable order); in place."""
+    if thresholds.dtype.kind == "f" and thresholds.shape[0]:
+        at = np.flatnonzero(thresholds == 0)
+        if at.shape[0]:
+            thresholds[at[0]] = y_score[np.flatnonzero(y_score == 0)[-1]]
+
+
+def _unweighted_counts_numpy(is_pos, y_score):
+    """:func:`_unweighted_counts` by numpy: value sort and ``searchsorted``."""
     s = np.sort(y_score)  # ascending value sort: no indirect, stable argsort needed
     n = s.shape[0]
     if n == 0:
@@ -218,6 +343,7 @@ def _unweighted_counts(is_pos, y_score):
     tps = tps.astype(np.float64)
     fps = np.subtract(n, starts, dtype=np.float64)
     fps -= tps
+    _last_zero_sign(thresholds, y_score)
     return fps, tps, thresholds
 
 
@@ -237,7 +363,16 @@ def _search_sorted(a, v):
 
 
 def _positive_counts(is_pos, y_score):
-    """:func:`positive_rank_counts`: the positives and all scores sorted, ``searchsorted``."""
+    """:func:`positive_rank_counts`: each class's keys radix-sorted and merged (compiled),
+    or the positives and all scores sorted and ``searchsorted`` (numpy)."""
+    k = _radix_kernels(y_score.shape[0])
+    split = _split_sorted_keys(k, is_pos, y_score) if k is not None else None
+    if split is not None:
+        keys, n_pos, _, _ = split
+        m = k.n_distinct(keys[:n_pos])
+        tp_at, fp_at, n_at = np.empty(m), np.empty(m), np.empty(m)
+        k.ap_counts(keys, n_pos, tp_at, fp_at, n_at)
+        return tp_at, fp_at, n_at
     pos = np.compress(is_pos, y_score)
     pos.sort()
     n_pos = pos.shape[0]
@@ -285,6 +420,10 @@ def _weighted_counts(is_pos, y_score, w):
         w_min = w.min() if n else 1.0
     if n == 0:
         return np.zeros(0), np.zeros(0), y_score[:0].copy()
+    k = _radix_kernels(n) if w_min > 0 else None
+    inp = _kernel_input(y_score) if k is not None else None
+    if inp is not None:
+        return _weighted_counts_radix(k, is_pos, y_score, w, *inp)
     key = _exact_keys(y_score) if w_min > 0 else None
     if key is None:
         return _weighted_counts_by_gather(is_pos, y_score, w)
@@ -323,6 +462,91 @@ def _weighted_counts(is_pos, y_score, w):
     return fps, tps, thresholds
 
 
+def _weighted_counts_radix(k, is_pos, y_score, w, v, kind):
+    """Weighted counts by the compiled kernels (positive weights): a stable radix sort
+    of the keys, each carrying its label-signed weight, then scikit-learn's running sums
+    in that order."""
+    n = v.shape[0]
+    keys = np.empty(n, dtype=np.uint64)
+    signed_w = np.empty(n)
+    kmin, kmax, zero_bits = k.weighted_keys(
+        v,
+        kind,
+        _read_only(np.ascontiguousarray(is_pos, dtype=bool)),
+        _read_only(np.ascontiguousarray(w, dtype=np.float64)),
+        keys,
+        signed_w,
+    )
+    tmp = np.empty(n, dtype=np.uint64)
+    k.sort_pairs(keys, signed_w, tmp, np.empty(n), np.uint64(kmin), np.uint64(kmax))
+    del tmp
+    fps = np.empty(k.n_distinct(keys))
+    k.weighted_counts(keys, signed_w, kind, zero_bits, fps)  # tps, thresholds in place
+    m = fps.shape[0]
+    tps, values = signed_w[:m], keys[:m].view(np.int64)
+    if m <= n // 2:  # many ties: do not keep the long buffers alive
+        tps, values = tps.copy(), values.copy()
+    return fps, tps, _thresholds(values, kind, y_score.dtype)
+
+
+def _thresholds(values, kind, dtype):
+    """Thresholds of ``dtype`` from the kernels' int64 values (float64 bits for floats)."""
+    as_8 = np.float64 if kind == 0 else np.uint64 if kind == 2 else np.int64
+    return values.view(as_8).astype(dtype, copy=False)
+
+
+def roc_corner_counts(is_pos, y_score, sample_weight=None):
+    """``(fps, tps)`` at the thresholds scikit-learn's ``roc_curve`` keeps with
+    ``drop_intermediate=True``, by the compiled kernels without the whole curve; None
+    when they do not apply (small or ``longdouble`` input, negative weights, no numba).
+
+    The same floats as ``binary_clf_counts`` followed by the drop (counted in one merge
+    or running sum, the kept points picked on the way): an ROC AUC from them is
+    bit-identical, at a fraction of the memory.
+    """
+    n = y_score.shape[0]
+    k = _radix_kernels(n)
+    if k is None or n >= 1 << 32:
+        return None
+    if sample_weight is None:
+        split = _split_sorted_keys(k, is_pos, y_score)
+        if split is None:
+            return None
+        keys, n_pos, _, _ = split
+        packed = np.empty(n, dtype=np.uint64)
+        packed = packed[: k.roc_corners(keys, n_pos, packed)].copy()
+        del keys
+        return (packed >> np.uint64(32)).astype(np.float64), (
+            packed & np.uint64(0xFFFFFFFF)
+        ).astype(np.float64)
+    w = sample_weight
+    if n and w.min() == 0:  # dropped, as scikit-learn does
+        keep = w != 0
+        is_pos, y_score, w = is_pos[keep], y_score[keep], w[keep]
+    n = y_score.shape[0]
+    inp = _kernel_input(y_score)
+    if n == 0 or w.min() < 0 or inp is None:
+        return None
+    v, kind = inp
+    keys = np.empty(n, dtype=np.uint64)
+    signed_w = np.empty(n)
+    kmin, kmax, _ = k.weighted_keys(
+        v,
+        kind,
+        _read_only(np.ascontiguousarray(is_pos, dtype=bool)),
+        _read_only(np.ascontiguousarray(w, dtype=np.float64)),
+        keys,
+        signed_w,
+    )
+    tmp, tmp_w = np.empty(n, dtype=np.uint64), np.empty(n)
+    k.sort_pairs(keys, signed_w, tmp, tmp_w, np.uint64(kmin), np.uint64(kmax))
+    out_f = tmp.view(np.float64)  # the sort's scratch buffers are free again
+    m = k.roc_corners_weighted(keys, signed_w, out_f, tmp_w)
+    if m <= n // 2:  # few corners (ties, or straight runs): do not keep the buffers
+        return out_f[:m].copy(), tmp_w[:m].copy()
+    return out_f[:m], tmp_w[:m]
+
+
 def binary_clf_counts(is_pos, y_score, sample_weight=None):
     """False and true positive counts at each distinct threshold, highest first.
 
@@ -345,10 +569,10 @@ def binary_clf_counts(is_pos, y_score, sample_weight=None):
 
     Notes
     -----
-    ``fps`` and ``tps`` equal those of scikit-learn's ``confusion_matrix_at_thresholds``
-    (1.9) to the last bit, weighted or not; so do the thresholds, except that without
-    weights a zero threshold may be ``0.0`` where scikit-learn's is ``-0.0`` (or the
-    reverse) when both occur among the scores.
+    ``fps``, ``tps`` and the thresholds equal those of scikit-learn's
+    ``confusion_matrix_at_thresholds`` (1.9) to the last bit, weighted or not; where
+    ``0.0`` and ``-0.0`` tie, the threshold is the last zero's, as scikit-learn's. See
+    :func:`counting_kernel` for which kernel (numba or numpy) counts.
 
     Examples
     --------

@@ -12,6 +12,7 @@ import numpy as np
 
 from .._core import check_bool, warn_at_caller
 from ..exceptions import UndefinedMetricWarning
+from ._counting import roc_corner_counts
 from ._ranked import as_ranked
 
 __all__ = ["precision_recall_curve", "roc_curve"]
@@ -109,26 +110,30 @@ def _roc_from_counts(fps, tps, thresholds, drop_intermediate):
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.concatenate(([True], np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), [True]))
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
-    tps = np.concatenate(([0.0], tps))
-    fps = np.concatenate(([0.0], fps))
-    thresholds = np.concatenate(([np.inf], thresholds.astype(np.float64)))
-    if fps[-1] <= 0:
-        warn_at_caller(
-            "No negative samples in y_true, false positive value should be meaningless",
-            UndefinedMetricWarning,
-        )
-        fpr = np.full(fps.shape, np.nan)
-    else:
-        fpr = fps / fps[-1]
-    if tps[-1] <= 0:
-        warn_at_caller(
-            "No positive samples in y_true, true positive value should be meaningless",
-            UndefinedMetricWarning,
-        )
-        tpr = np.full(tps.shape, np.nan)
-    else:
-        tpr = tps / tps[-1]
-    return fpr, tpr, thresholds
+    fpr, tpr = _roc_rates(fps, tps)
+    return fpr, tpr, np.concatenate(([np.inf], thresholds.astype(np.float64)))
+
+
+def _roc_rates(fps, tps):
+    """``(fpr, tpr)`` of :func:`roc_curve` from the kept counts: the point (0, 0) first.
+
+    Each rate is ``counts / counts[-1]`` divided in place of the prepended copy (the
+    same floats as a new array, in half the memory).
+    """
+    rates = []
+    for counts, message in (
+        (fps, "No negative samples in y_true, false positive value should be meaningless"),
+        (tps, "No positive samples in y_true, true positive value should be meaningless"),
+    ):
+        rate = np.concatenate(([0.0], counts))
+        total = rate[-1].copy()
+        if total <= 0:
+            warn_at_caller(message, UndefinedMetricWarning)
+            rate[:] = np.nan
+        else:
+            np.divide(rate, total, out=rate)
+        rates.append(rate)
+    return tuple(rates)
 
 
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
@@ -172,7 +177,14 @@ def _binary_roc_auc(r, max_fpr=None):
             UndefinedMetricWarning,
         )
         return float("nan")
-    fpr, tpr, _ = _roc_from_counts(*r.counts, True)
+    corners = (
+        None if "counts" in vars(r) else roc_corner_counts(r.is_pos, r.y_score, r.sample_weight)
+    )
+    if corners is None:  # from the whole curve (counted already, or by numpy)
+        fpr, tpr, _ = _roc_from_counts(*r.counts, True)
+    else:  # the compiled kernels count the kept points only: the same floats
+        fpr, tpr = _roc_rates(*corners)
+    del corners
     if max_fpr is None or max_fpr == 1:
         return _trapezoid_area(fpr, tpr)
     stop = np.searchsorted(fpr, max_fpr, "right")

@@ -171,6 +171,19 @@ def _draws(bins, rng, n_resamples, kind, block):
     return _draw_blocks(rng, n_resamples, bins.n_pos, bins.n_neg, kind, block)
 
 
+def _row_bincount(bins, n_bins, weights=None):
+    """``np.bincount`` of each row of ``bins`` (b, m) into ``n_bins``, as float64 (b, n_bins).
+
+    One call over the rows shifted to their own range of bins: each bin adds its row's
+    weights in the same order as a call per row would, so the sums are the same to the
+    last bit (counts are integers).
+    """
+    b = bins.shape[0]
+    flat = (bins + (np.arange(b) * n_bins)[:, None]).ravel()
+    w = None if weights is None else weights.ravel()
+    return np.bincount(flat, weights=w, minlength=b * n_bins).astype(np.float64).reshape(b, n_bins)
+
+
 def _binned_blocks(bins, specs, n_resamples, rng, kind, block, progress):
     """Yield, a block of replicates at a time, their class weights per bin.
 
@@ -193,22 +206,17 @@ def _binned_blocks(bins, specs, n_resamples, rng, kind, block, progress):
             wn = draws[:, bins.neg_items]
         out = []
         for pos_bins, neg_bins, n_bins in specs:
-            cp = np.empty((b, n_bins))
-            cn = np.empty((b, n_bins))
             if kind == "unstratified":  # one bincount of (class, bin) codes per row
                 code = np.concatenate((pos_bins, neg_bins + n_bins))
-                for r in range(b):
-                    both = np.bincount(code[draws[r]], minlength=2 * n_bins)
-                    cp[r], cn[r] = both[:n_bins], both[n_bins:]
-                out.append((cp, cn))
+                both = _row_bincount(code[draws], 2 * n_bins)
+                out.append((both[:, :n_bins], both[:, n_bins:]))
                 continue
-            for r in range(b):
-                if kind == "stratified":
-                    cp[r] = np.bincount(pos_bins[dp[r]], minlength=n_bins)
-                    cn[r] = np.bincount(neg_bins[dn[r]], minlength=n_bins)
-                else:
-                    cp[r] = np.bincount(pos_bins, weights=wp[r], minlength=n_bins)
-                    cn[r] = np.bincount(neg_bins, weights=wn[r], minlength=n_bins)
+            if kind == "stratified":
+                cp = _row_bincount(pos_bins[dp], n_bins)
+                cn = _row_bincount(neg_bins[dn], n_bins)
+            else:
+                cp = _row_bincount(np.broadcast_to(pos_bins, wp.shape), n_bins, wp)
+                cn = _row_bincount(np.broadcast_to(neg_bins, wn.shape), n_bins, wn)
             out.append((cp, cn))
         done += b
         progress.update(done)

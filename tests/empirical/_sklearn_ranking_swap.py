@@ -17,6 +17,9 @@ them, and no parameter is one) tests scikit-learn's own functions only
 and only then, the module's ``UndefinedMetricWarning`` is scikit-learn's again. That
 cannot make a test of ours pass, since bayes_prc never emits scikit-learn's class.
 
+With the environment variable ``BAYES_PRC_SWAP_KERNEL=numba`` every input, however small,
+is counted by the compiled (numba) kernel instead of numpy's sorts.
+
 At the end it prints one line ``bayes_prc-swap: {json}`` (calls of each swapped function,
 collected items, replaced parameters, tests of scikit-learn only), which the outer test
 reads. Nothing happens at import (pytest's doctest collection imports this file too).
@@ -35,6 +38,7 @@ MODULE = "sklearn.metrics.tests.test_ranking"
 FUNCTIONS = ("precision_recall_curve", "average_precision_score", "roc_curve", "roc_auc_score")
 WARNING = "UndefinedMetricWarning"
 SUMMARY_PREFIX = "bayes_prc-swap: "
+KERNEL_VARIABLE = "BAYES_PRC_SWAP_KERNEL"  # "numba": count every input by the compiled kernel
 
 _state = {
     "calls": dict.fromkeys(FUNCTIONS, 0),
@@ -70,10 +74,16 @@ def _swap(value, table):
 
 def pytest_configure(config):
     import importlib
+    import os
 
     import bayes_prc
     import bayes_prc.empirical
+    from bayes_prc.empirical import _counting, counting_kernel
     from bayes_prc.exceptions import UndefinedMetricWarning
+
+    if os.environ.get(KERNEL_VARIABLE) == "numba":  # every input through the compiled path
+        _counting._NUMBA_MIN_N = _counting._NUMBA_LOAD_N = 0
+        assert counting_kernel(1) == "numba"
 
     module = importlib.import_module(MODULE)
     ours = {}

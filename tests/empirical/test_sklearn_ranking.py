@@ -12,7 +12,9 @@ the swapped names (ndcg, lrap, top-k, ...) run too; they cost a few seconds.
 A subprocess keeps scikit-learn's conftest (fixtures such as ``global_random_seed``),
 its module state and the patch out of this session. Its ``global_random_seed`` is drawn
 from the ``rng`` fixture (scikit-learn states every seed in [0, 99] is valid) unless
-``SKLEARN_TESTS_GLOBAL_RANDOM_SEED`` is set; the seed is in the failure message.
+``SKLEARN_TESTS_GLOBAL_RANDOM_SEED`` is set; the seed is in the failure message. It runs
+twice: as shipped (these small inputs take the numpy path) and with every input forced
+through the compiled (numba) kernel.
 """
 
 from __future__ import annotations
@@ -32,8 +34,11 @@ MODULE = "sklearn.metrics.tests.test_ranking"
 SUMMARY_PREFIX = "bayes_prc-swap: "
 
 
-def test_sklearn_ranking_tests_pass_on_bayes_prc(tmp_path, rng):
+@pytest.mark.parametrize("kernel", ["numpy", "numba"])
+def test_sklearn_ranking_tests_pass_on_bayes_prc(tmp_path, rng, kernel):
     pytest.importorskip("sklearn")
+    if kernel == "numba":
+        pytest.importorskip("numba")
     pytest.importorskip(MODULE, reason="this scikit-learn install has no tests")
     ini = tmp_path / "pytest.ini"  # isolates the run from this repo's pytest options
     ini.write_text("[pytest]\nfilterwarnings =\n    error::RuntimeWarning:bayes_prc.*\n")
@@ -42,6 +47,7 @@ def test_sklearn_ranking_tests_pass_on_bayes_prc(tmp_path, rng):
         [str(HERE), str(REPO)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
     env.setdefault("SKLEARN_TESTS_GLOBAL_RANDOM_SEED", str(int(rng.integers(0, 100))))
+    env["BAYES_PRC_SWAP_KERNEL"] = kernel
     cmd = [
         sys.executable,
         "-m",
