@@ -22,7 +22,9 @@ from ._pool_model import calibration_basis, pool_normal_scores
 from ._pool_pair import PoolPairPriors as PoolPairPriors
 from ._pool_pair import fit_pool_pair
 from ._posterior import BinormalPosterior
-from ._posterior_base import PosteriorDraws
+
+# the base of the posterior results of the layers above (importable, not documented here)
+from ._posterior_base import PosteriorDraws as PosteriorDraws
 from ._priors import BinormalPriors, ClassStats
 
 # the score models: public path bayes_prc.criticism (`name as name`: importable here)
@@ -69,7 +71,6 @@ __all__ = [
     "fit_pool_pair",
     "fit_score_model",
     "pool_normal_scores",
-    "PosteriorDraws",
     "SUBGROUP_METRICS",
     "SubgroupData",
     "fit_subgroups",
