@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from .._version import __version__
-from ._figures import _new_ax, svg
+from ._figures import _new_ax, legend_outside, svg
 from ._render import _CSS
 
 __all__ = ["compute_pool_report", "pool_report"]
@@ -193,6 +193,7 @@ def _figures(d):
         ylim=(0, 1.02),
     )
     ax.legend(loc="upper right", fontsize="small")
+    legend_outside(ax)
     out["pr"] = svg(fig)
     if d["plan"] is not None:
         from ..plotting import LabelPlanDisplay
@@ -206,6 +207,7 @@ def _figures(d):
                 plan["ap_width_extended"].to_numpy(),
                 width_sd=plan["ap_width_extended_sd"].to_numpy(),
             ).plot(ax=ax, color="C1", label="these labels extended (next_batch)")
+        legend_outside(ax)
         out["plan"] = svg(fig)
     return out
 
