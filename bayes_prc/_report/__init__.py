@@ -99,7 +99,8 @@ def report(
 ):
     """Write the evaluation report: one self-contained HTML file.
 
-    Sections: data summary (n, positives, prevalence, ties), warnings (fit diagnostics,
+    Sections: the headline (one AP value and its interval, from the recommended row of
+    the AP table), data summary (n, positives, prevalence, ties), warnings (fit diagnostics,
     posterior predictive check of the score distributions, small samples), how to read
     the report, the PR curve with posterior and bootstrap bands, the AP comparison table
     (:func:`compare_intervals`) with the AP posterior forest plot, the operating-point
@@ -117,6 +118,11 @@ def report(
         Score transform for the binormal fit (use "logit" for probabilities).
     pos_label : label, optional
     random_seed : int, Generator or None
+        Seeds the ROC AUC and operating-point tables, the bootstrap and simultaneous
+        bands and the simulated test sets. The Bayesian fit and the AP table, where the
+        headline comes from, are seeded from the data and the settings instead, so the
+        same data give the same headline whatever the seed; the headline shows only the
+        digits its Monte Carlo error allows, and states that error.
     n_resamples : int, default 2000
     ci_prob : float, default 0.95
     bayes_method : {"auto", "nuts", "exact", "laplace"}, default "auto"
