@@ -16,6 +16,7 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+from .._core import Steps, check_output_path
 from ._compute import add_caught_warnings, compute_report
 from ._figures import report_figures
 from ._pool import pool_report
@@ -40,11 +41,13 @@ def build_report(
     score_models=False,
     model="semiparametric",
     groups=None,
+    verbose=False,
 ):
     """Compute everything the report shows; returns ``(html_text, markdown_text)``.
 
     See :func:`report` for the parameters.
     """
+    steps = Steps(verbose)
     data = compute_report(
         y_true,
         y_score,
@@ -58,9 +61,10 @@ def build_report(
         score_models=score_models,
         model=model,
         groups=groups,
+        steps=steps,
     )
     # warnings of the figure step join the diagnostics box too (rendered after this)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, steps.step("drawing the figures"):
         warnings.simplefilter("always")
         svgs = report_figures(data, ci_prob, progressbar=progressbar)
     add_caught_warnings(data, caught)
@@ -96,6 +100,7 @@ def report(
     score_models=False,
     model="semiparametric",
     groups=None,
+    verbose=False,
 ):
     """Write the evaluation report: one self-contained HTML file.
 
@@ -142,6 +147,9 @@ def report(
         Also fit the alternative score models (binormal, binormal on logit scores,
         bi-Student-t, two-component mixture; NUTS, about a minute) and show their PSIS-LOO
         comparison with the PR band of each and which to trust.
+    verbose : bool, default False
+        Write one line per long step on stderr (``bayes-prc: fitting ... done (3.2 s)``),
+        whether or not stderr is a terminal (the command line does, unless ``--quiet``).
     groups : array-like of shape (n_samples,), optional
         Cluster id of each item (patients, images, queries): the data table shows the
         clusters and items per cluster, the AP and ROC AUC tables are
@@ -166,8 +174,9 @@ def report(
     'report.html'
     """
     path = Path(path)
-    if path.exists() and not force:
-        raise FileExistsError(f"{path} exists; pass force=True (--force) to overwrite it")
+    check_output_path(path, force)  # before any computing
+    if markdown_path is not None:
+        check_output_path(markdown_path, force, "Markdown output")
     html_text, md_text = build_report(
         y_true,
         y_score,
@@ -183,6 +192,7 @@ def report(
         source=source,
         score_models=score_models,
         groups=groups,
+        verbose=verbose,
     )
     if markdown_path is not None:
         _atomic_write(markdown_path, md_text, force)

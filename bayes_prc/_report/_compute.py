@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import check_random_state
+from .._core import Steps, check_random_state
 from .._core.groups import check_groups
 from ..compare import (
     AUC_FREQUENTIST_METHODS,
@@ -307,8 +307,11 @@ def compute_report(
     score_models=False,
     model="semiparametric",
     groups=None,
+    steps=None,
 ):
     """Fit, tabulate and check once; see :func:`bayes_prc._report.report` for parameters.
+
+    ``steps`` (a :class:`~bayes_prc._core.Steps`) writes one line per long step.
 
     Returns
     -------
@@ -320,6 +323,7 @@ def compute_report(
             "`y_true` must contain both classes for a report; got "
             f"{r.n_pos} positive(s) of {r.n_samples}"
         )
+    steps = steps if steps is not None else Steps(False)
     clusters = None if groups is None else check_groups(groups, r.n_samples)
     if clusters is not None and clusters.singletons:
         clusters = None  # every cluster one item: the ungrouped report
@@ -333,75 +337,86 @@ def compute_report(
     # every warning raised while computing goes to the report's diagnostics box, once
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        post, model_notes = _fit_shown_model(
-            r, transform, bayes_method, fit_seed, progressbar, model
-        )
-        ap_table = compare_intervals(
-            r,
-            None,
-            ci_prob=ci_prob,
-            random_seed=ap_seed,
-            n_resamples=n_resamples,
-            posterior=post,
-            progressbar=progressbar,
-            transform=transform,
-            bayes_method=bayes_method,
-            groups=clusters,
-        )
-        if clusters is not None:  # the model rows are left out: the shown fit's checks
-            ap_table.attrs["fit_checks"] = {post.model_type: post.fit_check(random_seed=ap_seed)}
-            ap_table.attrs["diagnostics"] = post.diagnostics()
-            ap_table.attrs["arviz_summary"] = post.summary(ci_prob=ci_prob)
-        # the ROC AUC table: roc_auc_interval's rows and the shown fit's (no second fit)
-        auc_table = compare_intervals(
-            r,
-            None,
-            metric="roc_auc",
-            methods=AUC_FREQUENTIST_METHODS
-            + tuple(f"{_FAMILY[post.model_type]}_{k}" for k in ("hdi", "eti")),
-            ci_prob=ci_prob,
-            random_seed=seeds[5],
-            n_resamples=n_resamples,
-            posterior=post,
-            progressbar=progressbar,
-            groups=clusters,
-        )
-        op_table = compare_operating_point(
-            r,
-            None,
-            random_seed=seeds[2],
-            ci_prob=ci_prob,
-            n_resamples=n_resamples,
-            posterior=post,
-            transform=transform,
-            model=post.model_type,
-        )
-        band = bootstrap_pr_band(
-            r,
-            None,
-            n_resamples=n_resamples,
-            confidence_level=ci_prob,
-            random_seed=seeds[3],
-            groups=clusters,
-        )
-        # the simultaneous band to draw: compare_bands' rule decides from the AP table's
-        # fit checks (no band needed for that), so only the recommended one is computed
-        pick, _ = recommend_band(
-            ("averaged_simultaneous", "semiparametric_simultaneous", "bootstrap_simultaneous_t"),
-            ap_table.attrs["fit_checks"],
-            r.n_pos,
-            separated=ap_table.attrs["separated"],
-        )
-        bands = compare_bands(
-            r,
-            None,
-            ci_prob=ci_prob,
-            random_seed=seeds[6],
-            n_resamples=n_resamples,
-            posterior=post if post.model_type == "semiparametric" else None,
-            methods=(pick,),
-            progressbar=progressbar,
-        )
+        with steps.step(f"fitting the {MODEL_NAMES[model]} model"):
+            post, model_notes = _fit_shown_model(
+                r, transform, bayes_method, fit_seed, progressbar, model
+            )
+        with steps.step(
+            "interval tables (AP with the other models' fits, ROC AUC, operating point)"
+        ):
+            ap_table = compare_intervals(
+                r,
+                None,
+                ci_prob=ci_prob,
+                random_seed=ap_seed,
+                n_resamples=n_resamples,
+                posterior=post,
+                progressbar=progressbar,
+                transform=transform,
+                bayes_method=bayes_method,
+                groups=clusters,
+            )
+            if clusters is not None:  # the model rows are left out: the shown fit's checks
+                ap_table.attrs["fit_checks"] = {
+                    post.model_type: post.fit_check(random_seed=ap_seed)
+                }
+                ap_table.attrs["diagnostics"] = post.diagnostics()
+                ap_table.attrs["arviz_summary"] = post.summary(ci_prob=ci_prob)
+            # the ROC AUC table: roc_auc_interval's rows and the shown fit's (no second fit)
+            auc_table = compare_intervals(
+                r,
+                None,
+                metric="roc_auc",
+                methods=AUC_FREQUENTIST_METHODS
+                + tuple(f"{_FAMILY[post.model_type]}_{k}" for k in ("hdi", "eti")),
+                ci_prob=ci_prob,
+                random_seed=seeds[5],
+                n_resamples=n_resamples,
+                posterior=post,
+                progressbar=progressbar,
+                groups=clusters,
+            )
+            op_table = compare_operating_point(
+                r,
+                None,
+                random_seed=seeds[2],
+                ci_prob=ci_prob,
+                n_resamples=n_resamples,
+                posterior=post,
+                transform=transform,
+                model=post.model_type,
+            )
+        with steps.step("bootstrap and simultaneous bands"):
+            band = bootstrap_pr_band(
+                r,
+                None,
+                n_resamples=n_resamples,
+                confidence_level=ci_prob,
+                random_seed=seeds[3],
+                groups=clusters,
+            )
+            # the simultaneous band to draw: compare_bands' rule decides from the AP
+            # table's fit checks (no band needed for that), so only that one is computed
+            pick, _ = recommend_band(
+                (
+                    "averaged_simultaneous",
+                    "semiparametric_simultaneous",
+                    "bootstrap_simultaneous_t",
+                ),
+                ap_table.attrs["fit_checks"],
+                r.n_pos,
+                separated=ap_table.attrs["separated"],
+            )
+            bands = compare_bands(
+                r,
+                None,
+                ci_prob=ci_prob,
+                random_seed=seeds[6],
+                n_resamples=n_resamples,
+                posterior=post if post.model_type == "semiparametric" else None,
+                methods=(pick,),
+                progressbar=progressbar,
+            )
         d = ReportData(
             data=r,
             posterior=post,
@@ -425,7 +440,7 @@ def compute_report(
                     "negative): left out."
                 )
         if score_models:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), steps.step("alternative score models (NUTS)"):
                 warnings.simplefilter("ignore")
                 d.loo_fits = fit_score_models(
                     r, None, draws=500, chains=2, random_seed=seeds[4], progressbar=progressbar

@@ -273,6 +273,7 @@ def _write_pool_report(args, output, scores, selection, y, source):
         force=args.force,
         markdown_path=args.markdown,
         progressbar=bool(args.progress),
+        verbose=not args.quiet,
     )
 
 
