@@ -379,7 +379,9 @@ def _auc_section_md(d):
         return []
     md = ["## ROC AUC", "", f"{_AUC_INTRO} {table.attrs.get('recommendation', '')}", ""]
     md += [_md_table(_marked(table, d.n_pos), _TABLE_COLUMNS), ""]
-    md += [f"- left out: {_left_out(m, why)}" for m, why in table.attrs.get("notes", {}).items()]
+    md += [  # the method ids as in the table's method column
+        f"- left out {m}: {plain_words(why)}" for m, why in table.attrs.get("notes", {}).items()
+    ]
     return md + ([""] if table.attrs.get("notes") else [])
 
 
@@ -465,9 +467,8 @@ def render_markdown(d, *, title, ci_prob):
         md += ["## Conclusion", "", f"**{first}**", "", " ".join(rest), ""]
     md += [
         f"n = {d.n}, positives = {d.n_pos} (positive label {_plain(d.pos_label)!r}), "
-        f"prevalence = {d.n_pos / d.n:.4f}, distinct scores = {d.n_distinct}"
-        + ("" if d.clusters is None else f"; items in {d.clusters.describe()}")
-        + ".",
+        f"prevalence = {d.n_pos / d.n:.4f}, distinct scores = {d.n_distinct}."
+        + ("" if d.clusters is None else f" Items in {d.clusters.describe()}."),
         "",
         _other_estimates(d),
         "",
