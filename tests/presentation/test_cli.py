@@ -295,3 +295,18 @@ def test_markdown_path_and_library_report_are_checked_first(tmp_path, monkeypatc
     with pytest.raises(FileNotFoundError, match="Markdown output .* does not exist"):
         bp.report([0, 1], [0.1, 0.9], tmp_path / "r.html", markdown_path=tmp_path / "x" / "r.md")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_path_errors_need_no_heavy_import(tmp_path):
+    """The parser and the output-path check load neither the statistics nor scipy.stats:
+    a directory as the output fails in well under a second, not after scipy's import."""
+    code = (
+        "import sys\n"
+        "from bayes_prc import cli\n"
+        f"status = cli.main(['demo', '-o', {str(tmp_path)!r}])\n"
+        "print(status, sorted(m for m in ('bayes_prc.frequentist', 'scipy.stats', 'pymc') "
+        "if m in sys.modules))\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.stdout.split("\n")[0] == "2 []", res.stdout + res.stderr
+    assert "it is a directory" in res.stderr
