@@ -7,7 +7,8 @@ numpy and are exported here; the score transforms need scipy, so they are import
 numpy-only).
 """
 
-from .progress import Progress, check_progressbar
+from .paths import check_output_path
+from .progress import Progress, Steps, check_progressbar
 from .validation import (
     as_array,
     check_1d,
@@ -34,6 +35,7 @@ from .validation import (
 
 __all__ = [
     "Progress",
+    "Steps",
     "as_array",
     "check_1d",
     "check_binary_target",
@@ -42,6 +44,7 @@ __all__ = [
     "check_consistent_length",
     "check_finite_scores",
     "check_int",
+    "check_output_path",
     "check_paired_scores",
     "check_pool_scores",
     "check_positive_number",

@@ -1,9 +1,11 @@
 """Rich display of the result objects in notebooks: ``_repr_html_`` as a small table.
 
 numpy only. :class:`HTMLReprMixin` gives a frozen dataclass result (interval results,
-fit checks, label selections, comparisons) a two-column HTML table of its scalar fields,
-numbers with 4 significant digits; arrays are summarized by their shape. Jupyter calls
-``_repr_html_`` when a cell ends with the object.
+fit checks, label selections, comparisons) a two-column HTML table of its scalar fields
+and a one-line ``repr``, numbers with 4 significant digits; arrays are summarized by
+their shape. :class:`RecommendationTableMixin` gives a pandas DataFrame subclass (the
+comparison tables) a caption with its recommendation. Jupyter calls ``_repr_html_``
+when a cell ends with the object.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["HTMLReprMixin", "format_value", "html_table"]
+__all__ = ["HTMLReprMixin", "RecommendationTableMixin", "format_value", "html_table"]
 
 
 def format_value(value):
@@ -32,6 +34,8 @@ def format_value(value):
         return f"array of shape {value.shape}"
     if isinstance(value, (tuple, list)) and all(isinstance(v, numbers.Real) for v in value):
         return "(" + ", ".join(format_value(v) for v in value) + ")"
+    if isinstance(value, dict) and all(isinstance(v, numbers.Real) for v in value.values()):
+        return "{" + ", ".join(f"{k!r}: {format_value(v)}" for k, v in value.items()) + "}"
     text = str(value)
     return text if len(text) <= 120 else text[:117] + "..."
 
@@ -45,17 +49,39 @@ def html_table(title, rows, *, caption=None):
     )
     cap = "" if caption is None else f"<caption>{html.escape(caption)}</caption>"
     return (
-        f'<table><thead><tr><th colspan="2" style="text-align:left">{html.escape(title)}'
-        f"</th></tr></thead>{cap}<tbody>{body}</tbody></table>"
+        f'<table>{cap}<thead><tr><th colspan="2" style="text-align:left">{html.escape(title)}'
+        f"</th></tr></thead><tbody>{body}</tbody></table>"
     )
 
 
 class HTMLReprMixin:
-    """``_repr_html_`` for a dataclass: its non-array, non-None fields in a table.
+    """``_repr_html_`` and a readable ``repr`` for a dataclass result.
 
+    The HTML is a table of the non-array, non-None fields; the ``repr`` is one line,
+    ``Name(field=value, ...)``, with numbers to 4 significant digits, arrays as their
+    shape and None fields left out (the values themselves are on the attributes).
     A class may set ``_html_caption`` (a method returning a sentence, or None) to show a
     caption, e.g. the verdict of a check.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # @dataclass adds its own __repr__ unless the class body has one: give every
+        # subclass the readable one (a class that writes its own keeps it)
+        if "__repr__" not in cls.__dict__:
+            cls.__repr__ = HTMLReprMixin._readable_repr
+
+    def _readable_repr(self):
+        parts = []
+        for f in dataclasses.fields(self):
+            if not f.repr or f.name.startswith("_"):
+                continue
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            shown = repr(value) if isinstance(value, str) else format_value(value)
+            parts.append(f"{f.name}={shown}")
+        return f"{type(self).__name__}({', '.join(parts)})"
 
     def _html_rows(self):
         rows = []
@@ -75,3 +101,43 @@ class HTMLReprMixin:
 
     def _repr_html_(self):
         return html_table(type(self).__name__, self._html_rows(), caption=self._html_caption())
+
+
+def _fmt4(value):
+    return f"{value:.4g}"
+
+
+class RecommendationTableMixin:
+    """Display of a comparison table (a pandas DataFrame subclass) with its recommendation.
+
+    ``attrs["recommended"]`` (a row of the index) and ``attrs["recommendation"]`` (why)
+    become a caption above the table in notebooks (``_repr_html_``) and a line under it
+    in text (``repr``); numbers are shown to 4 significant digits. The data are not
+    changed: the values, rows and columns are the DataFrame's. A table whose recommended
+    row was filtered out shows no caption.
+    """
+
+    def _recommendation_text(self):
+        rec = self.attrs.get("recommended")
+        if rec is None or rec not in self.index:
+            return None
+        label = self.loc[rec, "label"] if "label" in self.columns else None
+        name = f"{label} ({rec})" if isinstance(label, str) and label != rec else str(rec)
+        why = self.attrs.get("recommendation")
+        return f"Recommended: {name}." + (f" {why}" if why else "")
+
+    def _repr_html_(self):
+        table = self.to_html(float_format=_fmt4, max_rows=60, max_cols=20)
+        text = self._recommendation_text()
+        if text is None:
+            return table
+        caption = (
+            f'<caption style="caption-side: top; text-align: left">{html.escape(text)}</caption>'
+        )
+        start = table.index(">", table.index("<table")) + 1
+        return table[:start] + caption + table[start:]
+
+    def __repr__(self):
+        table = self.to_string(float_format=_fmt4, max_rows=60, max_cols=20)
+        text = self._recommendation_text()
+        return table if text is None else f"{table}\n{text}"

@@ -1,17 +1,25 @@
-"""A one-line text progress indicator on stderr, shared by every long computation.
+"""Progress on stderr, shared by every long computation: bars and step lines.
 
-Used by the bootstrap engine, the coverage study, the labelling planner and the report's
-figures; it has no dependency beyond numpy.
+:class:`Progress` is a one-line bar (the bootstrap engine, the coverage study, the
+labelling planner, the report's figures), on a terminal by default. :class:`Steps`
+writes one line per step of a long job (``bayes-prc: fitting the model ... done
+(3.2 s)``), whether or not stderr is a terminal: the command line's progress for logs
+and pipelines. No dependency beyond numpy.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["Progress", "check_progressbar"]
+__all__ = ["Progress", "Steps", "check_progressbar"]
+
+# the step whose line is open on stderr (written up to "... "), if any: a progress bar
+# that starts meanwhile ends that line first, and the step then writes its own again
+_OPEN_STEP = []
 
 
 def check_progressbar(progressbar):
@@ -45,6 +53,7 @@ class Progress:
         if done < self.total and now - self._last < 0.1:
             return
         self._last = now
+        _break_open_step()
         frac = done / self.total
         bar = "#" * int(20 * frac)
         sys.stderr.write(
@@ -56,4 +65,57 @@ class Progress:
     def close(self):
         if self.enabled:
             sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _break_open_step():
+    """End an open step line (the bar takes the next one)."""
+    if _OPEN_STEP and not _OPEN_STEP[-1].broken:
+        _OPEN_STEP[-1].broken = True
+        sys.stderr.write("\n")
+
+
+class Steps:
+    """One line per step on stderr: ``"<prefix>: <what> ... done (3.2 s)"``.
+
+    Parameters
+    ----------
+    enabled : bool
+        Write the lines (False: silent). Unlike :class:`Progress` it does not depend on
+        stderr being a terminal: one line per step suits logs too.
+    prefix : str, default "bayes-prc"
+
+    Examples
+    --------
+    >>> from bayes_prc._core.progress import Steps
+    >>> steps = Steps(False)
+    >>> with steps.step("fitting the model"):
+    ...     pass
+    """
+
+    def __init__(self, enabled, prefix="bayes-prc"):
+        self.enabled = bool(enabled)
+        self.prefix = prefix
+        self.broken = False
+
+    @contextmanager
+    def step(self, what):
+        """Write ``what ...`` now and ``done (t s)`` (or ``failed``) when the block ends."""
+        if not self.enabled:
+            yield
+            return
+        start = time.monotonic()
+        self.broken = False
+        _break_open_step()  # a step inside another: the outer line ends here
+        sys.stderr.write(f"{self.prefix}: {what} ... ")
+        sys.stderr.flush()
+        _OPEN_STEP.append(self)
+        outcome = "failed"
+        try:
+            yield
+            outcome = f"done ({time.monotonic() - start:.1f} s)"
+        finally:
+            _OPEN_STEP.remove(self)
+            head = f"{self.prefix}: {what} ... " if self.broken else ""
+            sys.stderr.write(f"{head}{outcome}\n")
             sys.stderr.flush()

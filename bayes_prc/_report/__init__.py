@@ -16,6 +16,7 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+from .._core import Steps, check_output_path
 from ._compute import add_caught_warnings, compute_report
 from ._figures import report_figures
 from ._pool import pool_report
@@ -41,11 +42,13 @@ def build_report(
     model="semiparametric",
     groups=None,
     subgroup=None,
+    verbose=False,
 ):
     """Compute everything the report shows; returns ``(html_text, markdown_text)``.
 
     See :func:`report` for the parameters.
     """
+    steps = Steps(verbose)
     data = compute_report(
         y_true,
         y_score,
@@ -60,9 +63,10 @@ def build_report(
         model=model,
         groups=groups,
         subgroup=subgroup,
+        steps=steps,
     )
     # warnings of the figure step join the diagnostics box too (rendered after this)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, steps.step("drawing the figures"):
         warnings.simplefilter("always")
         svgs = report_figures(data, ci_prob, progressbar=progressbar)
     add_caught_warnings(data, caught)
@@ -99,10 +103,12 @@ def report(
     model="semiparametric",
     groups=None,
     subgroup=None,
+    verbose=False,
 ):
     """Write the evaluation report: one self-contained HTML file.
 
-    Sections: data summary (n, positives, prevalence, ties), warnings (fit diagnostics,
+    Sections: the headline (one AP value and its interval, from the recommended row of
+    the AP table), data summary (n, positives, prevalence, ties), warnings (fit diagnostics,
     posterior predictive check of the score distributions, small samples), how to read
     the report, the PR curve with posterior and bootstrap bands, the AP comparison table
     (:func:`compare_intervals`) with the AP posterior forest plot, the operating-point
@@ -120,6 +126,11 @@ def report(
         Score transform for the binormal fit (use "logit" for probabilities).
     pos_label : label, optional
     random_seed : int, Generator or None
+        Seeds the ROC AUC and operating-point tables, the bootstrap and simultaneous
+        bands and the simulated test sets. The Bayesian fit and the AP table, where the
+        headline comes from, are seeded from the data and the settings instead, so the
+        same data give the same headline whatever the seed; the headline shows only the
+        digits its Monte Carlo error allows, and states that error.
     n_resamples : int, default 2000
     ci_prob : float, default 0.95
     bayes_method : {"auto", "nuts", "exact", "laplace"}, default "auto"
@@ -139,6 +150,9 @@ def report(
         Also fit the alternative score models (binormal, binormal on logit scores,
         bi-Student-t, two-component mixture; NUTS, about a minute) and show their PSIS-LOO
         comparison with the PR band of each and which to trust.
+    verbose : bool, default False
+        Write one line per long step on stderr (``bayes-prc: fitting ... done (3.2 s)``),
+        whether or not stderr is a terminal (the command line does, unless ``--quiet``).
     groups : array-like of shape (n_samples,), optional
         Cluster id of each item (patients, images, queries): the data table shows the
         clusters and items per cluster, the AP and ROC AUC tables are
@@ -168,8 +182,9 @@ def report(
     'report.html'
     """
     path = Path(path)
-    if path.exists() and not force:
-        raise FileExistsError(f"{path} exists; pass force=True (--force) to overwrite it")
+    check_output_path(path, force)  # before any computing
+    if markdown_path is not None:
+        check_output_path(markdown_path, force, "Markdown output")
     html_text, md_text = build_report(
         y_true,
         y_score,
@@ -186,6 +201,7 @@ def report(
         score_models=score_models,
         groups=groups,
         subgroup=subgroup,
+        verbose=verbose,
     )
     if markdown_path is not None:
         _atomic_write(markdown_path, md_text, force)

@@ -1,9 +1,14 @@
-"""The report's figures, drawn from the computed numbers and embedded as inline SVG."""
+"""The report's figures, drawn from the computed numbers and embedded as inline SVG.
+
+Every figure is at least :data:`MIN_WIDTH_PX` wide (the SVG's size is given in pixels),
+and its legend stands beside the axes, never over the data.
+"""
 
 from __future__ import annotations
 
 import io
 import re
+import textwrap
 
 import numpy as np
 
@@ -18,18 +23,33 @@ from ..plotting import (
 )
 from ._subgroups import subgroup_figures
 
-__all__ = ["svg", "report_figures"]
+__all__ = ["MIN_WIDTH_PX", "forest_display", "legend_outside", "svg", "report_figures"]
+
+#: The narrowest figure of a report, in CSS pixels.
+MIN_WIDTH_PX = 560
+
+_PT_TO_PX = 4 / 3  # CSS: 1pt = 1/72 in, 1px = 1/96 in
 
 
 def svg(fig):
-    """The figure as an inline ``<svg>`` element (no XML header, no RDF metadata)."""
+    """The figure as an inline ``<svg>`` element (no XML header, no RDF metadata).
+
+    Its ``width`` and ``height`` are given in pixels (matplotlib writes points), and a
+    figure narrower than :data:`MIN_WIDTH_PX` is scaled up to it.
+    """
     buf = io.StringIO()
     fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     text = buf.getvalue()
     start = text.find("<svg")
     text = text[start:] if start >= 0 else text
     # drop the RDF metadata block (creator/date links): inline figures need none of it
-    return re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)
+    text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)
+    size = re.search(r'width="([\d.]+)pt" height="([\d.]+)pt"', text)
+    if size is None:  # pragma: no cover - matplotlib always writes points
+        return text
+    w, h = (float(v) * _PT_TO_PX for v in size.groups())
+    zoom = max(1.0, MIN_WIDTH_PX / w)
+    return text.replace(size.group(0), f'width="{w * zoom:.0f}px" height="{h * zoom:.0f}px"', 1)
 
 
 def _new_ax(w=6.4, h=4.6):
@@ -37,6 +57,55 @@ def _new_ax(w=6.4, h=4.6):
 
     fig = Figure(figsize=(w, h))
     return fig, fig.add_subplot()
+
+
+def legend_outside(ax, width=40):
+    """Move the legend of ``ax`` beside the axes (right, top-aligned), out of the data.
+
+    Long labels are wrapped at ``width`` characters so the figure stays readable.
+    """
+    legend = ax.get_legend()
+    if legend is None:
+        return None
+    handles = list(legend.legend_handles)
+    labels = [textwrap.fill(t.get_text(), width) for t in legend.get_texts()]
+    legend.remove()
+    return ax.legend(
+        handles,
+        labels,
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0,
+        fontsize="small",
+        frameon=False,
+    )
+
+
+def forest_display(d, ci_prob, ax):
+    """The AP posterior density with one forest row per row of the AP table.
+
+    The rows are the table's, in its order and with its labels (:func:`_marked`: a row
+    shown as not an interval is drawn as its estimate alone), so the figure and the
+    table always list the same methods; the density and the dotted median are the shown
+    fit's.
+    """
+    from ._render import _marked
+
+    shown = _marked(d.ap_table, d.n_pos)
+    rows = []
+    for row in shown.itertuples():
+        low, high = (v if isinstance(v, float | int) else np.nan for v in (row.low, row.high))
+        rows.append((row.label, row.estimate, float(low), float(high)))
+    post = d.posterior
+    ap = post.average_precision()
+    density = post.ap_density()
+    return APForestDisplay(
+        density["average_precision"].values,
+        density.values,
+        intervals=rows,
+        posterior_median=float(ap.median()),
+        ci_prob=ci_prob,
+    ).plot(ax=ax)
 
 
 def _score_models_figure(d, ci_prob):
@@ -50,7 +119,7 @@ def _score_models_figure(d, ci_prob):
     p, r = d.empirical_curve
     ax.step(r, p, where="post", color="k", lw=1, label="empirical")
     ax.set(xlabel="Recall", ylabel="Precision", xlim=(0, 1.02), ylim=(0, 1.02))
-    ax.legend(loc="lower left", fontsize="small")
+    ax.legend(loc="lower left", fontsize="small")  # moved beside the axes with the others
     return fig
 
 
@@ -85,13 +154,8 @@ def _draw_all(d, ci_prob, post, r, figs, progress):
     )
     figs["pr"] = fig
     progress.update(len(figs))
-    fig, ax = _new_ax(6.4, 4.0)
-    intervals = [
-        (row.label, row.estimate, row.low, row.high)
-        for row in d.ap_table.itertuples()
-        if not row.Index.startswith("binormal")
-    ]
-    APForestDisplay.from_posterior(post, intervals, ci_prob=ci_prob, ax=ax)
+    fig, ax = _new_ax(6.4, 2.2 + 0.25 * len(d.ap_table))  # room for every row
+    forest_display(d, ci_prob, ax)
     figs["forest"] = fig
     progress.update(len(figs))
     fig, ax = _new_ax()
@@ -116,6 +180,9 @@ def _draw_all(d, ci_prob, post, r, figs, progress):
     if d.loo_table is not None:
         figs["score_models"] = _score_models_figure(d, ci_prob)
         progress.update(len(figs))
+    for fig in figs.values():
+        for ax in fig.axes:
+            legend_outside(ax)
     out = {k: svg(f) for k, f in figs.items()}
     if d.subgroups is not None:
         out.update(subgroup_figures(d.subgroups, _new_ax, svg))

@@ -16,8 +16,9 @@ import warnings
 
 import numpy as np
 
+from .._core import Steps, check_output_path
 from .._version import __version__
-from ._figures import _new_ax, svg
+from ._figures import _new_ax, legend_outside, svg
 from ._render import _CSS
 
 __all__ = ["compute_pool_report", "pool_report"]
@@ -34,31 +35,38 @@ def compute_pool_report(
     plan=True,
     plan_replicates=6,
     progressbar=None,
+    steps=None,
 ):
-    """Every number of the pool report, as a dict (see :func:`pool_report`)."""
+    """Every number of the pool report, as a dict (see :func:`pool_report`).
+
+    ``steps`` (a :class:`~bayes_prc._core.Steps`) writes one line per long step.
+    """
     from ..bayes import fit_pool
     from ..frequentist import prepare_selection
     from ..pool import budget_for_width, plan_labels, pool_intervals
 
+    steps = steps if steps is not None else Steps(False)
     rng = np.random.default_rng(random_seed)
     prepared = prepare_selection(y_score, selection, y_labels)  # validated and sorted once
     selection, y = prepared.selection, prepared.is_pos
     notes = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        post = fit_pool(None, prepared, ci_prob=ci_prob, random_seed=rng)
-        ap = post.average_precision().values.reshape(-1)
-        lo, hi = np.quantile(ap, [(1 - ci_prob) / 2, (1 + ci_prob) / 2])
-        band = post.pr_band(np.linspace(0.01, 1.0, 100), ci_prob=ci_prob)
-        table = pool_intervals(
-            None,
-            prepared,
-            None,
-            ci_prob=ci_prob,
-            n_resamples=n_resamples,
-            posterior=post,
-            random_seed=rng,
-        )
+        with steps.step("fitting the pool model (fit_pool)"):
+            post = fit_pool(None, prepared, ci_prob=ci_prob, random_seed=rng)
+            ap = post.average_precision().values.reshape(-1)
+            lo, hi = np.quantile(ap, [(1 - ci_prob) / 2, (1 + ci_prob) / 2])
+            band = post.pr_band(np.linspace(0.01, 1.0, 100), ci_prob=ci_prob)
+        with steps.step("the pool's AP intervals (design-based and prediction-powered)"):
+            table = pool_intervals(
+                None,
+                prepared,
+                None,
+                ci_prob=ci_prob,
+                n_resamples=n_resamples,
+                posterior=post,
+                random_seed=rng,
+            )
         design = table.attrs["results"].get("design")
         for method, why in table.attrs["notes"].items():
             kind = "design-based" if method == "design" else "prediction-powered"
@@ -67,17 +75,18 @@ def compute_pool_report(
         n, n_pool = selection.indices.size, selection.n_pool
         budgets = sorted({min(k * n, n_pool) for k in (2, 4, 8)} - {n})
         if plan and budgets:
-            plan_df = plan_labels(
-                prepared.score,
-                budgets,
-                pilot=(prepared, None),
-                strategy=selection.strategy,
-                ci_prob=ci_prob,
-                n_replicates=plan_replicates,
-                draws=200,
-                progressbar=progressbar,
-                random_seed=rng,
-            )
+            with steps.step(f"planning more labels (budgets {', '.join(map(str, budgets))})"):
+                plan_df = plan_labels(
+                    prepared.score,
+                    budgets,
+                    pilot=(prepared, None),
+                    strategy=selection.strategy,
+                    ci_prob=ci_prob,
+                    n_replicates=plan_replicates,
+                    draws=200,
+                    progressbar=progressbar,
+                    random_seed=rng,
+                )
             # the verdict is about extending the labels already paid for
             column = "ap_width_extended" if "ap_width_extended" in plan_df else "ap_width"
             halve = budget_for_width(plan_df, (hi - lo) / 2, column=column)
@@ -193,6 +202,7 @@ def _figures(d):
         ylim=(0, 1.02),
     )
     ax.legend(loc="upper right", fontsize="small")
+    legend_outside(ax)
     out["pr"] = svg(fig)
     if d["plan"] is not None:
         from ..plotting import LabelPlanDisplay
@@ -206,6 +216,7 @@ def _figures(d):
                 plan["ap_width_extended"].to_numpy(),
                 width_sd=plan["ap_width_extended_sd"].to_numpy(),
             ).plot(ax=ax, color="C1", label="these labels extended (next_batch)")
+        legend_outside(ax)
         out["plan"] = svg(fig)
     return out
 
@@ -279,11 +290,15 @@ def pool_report(
     force=False,
     markdown_path=None,
     progressbar=None,
+    verbose=False,
 ):
     """Write the pool report (HTML; optionally Markdown): the whole pool's AP from a
     labelled selection, every interval of :func:`~bayes_prc.pool.pool_intervals`
     (``fit_pool``, design-based, prediction-powered) with its recommended row quoted in
     the verdict, the pool's PR band, and the planned width for more labels.
+
+    The output paths are checked before any computing. ``verbose`` writes one line per
+    long step on stderr, whether or not it is a terminal (the command line does).
 
     Examples
     --------
@@ -305,8 +320,10 @@ def pool_report(
     from ._render import _atomic_write
 
     path = Path(path)
-    if path.exists() and not force:
-        raise FileExistsError(f"{path} exists; pass force=True (--force) to overwrite it")
+    check_output_path(path, force)  # before any computing
+    if markdown_path is not None:
+        check_output_path(markdown_path, force, "Markdown output")
+    steps = Steps(verbose)
     d = compute_pool_report(
         y_score,
         selection,
@@ -316,9 +333,12 @@ def pool_report(
         random_seed=random_seed,
         n_resamples=n_resamples,
         progressbar=progressbar,
+        steps=steps,
     )
     title = title or "Pool evaluation report"
-    text = _html(d, _figures(d), title, source)
+    with steps.step("drawing the figures"):
+        figures = _figures(d)
+    text = _html(d, figures, title, source)
     if markdown_path is not None:
         _atomic_write(markdown_path, _markdown(d, title), force)
     _atomic_write(path, text, force)

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .._version import __version__
-from ._compute import MODEL_NAMES, PPC_WARN_LEVEL
+from ._compute import MODEL_NAMES, PPC_WARN_LEVEL, plain_words
 from ._subgroups import SUBGROUP_COLUMNS, subgroup_caption
 
 __all__ = ["render_html", "render_markdown"]
@@ -30,6 +30,7 @@ th { background: #f3f3f3; } td.l, th.l { text-align: left; }
 .note { color: #555; font-size: .92em; }
 figure { margin: 1em 0; } figcaption { color: #555; font-size: .9em; }
 .fig svg { max-width: 100%; height: auto; }
+.headline { font-size: 1.5em; font-weight: bold; margin: .2em 0 .4em; }
 """
 
 _TABLE_COLUMNS = ["label", "family", "estimate", "low", "high", "width", "interval", "note"]
@@ -72,19 +73,54 @@ def _marked(df, n_pos):
     return out
 
 
+def headline_text(d, ci_prob):
+    """The first line: one AP value and its interval, to the digits its Monte Carlo
+    error allows (``""`` without a recommendation)."""
+    h = d.headline
+    if h is None:
+        return ""
+    est, low, high = (
+        f"{v:.{k}f}"
+        for v, k in zip((h["estimate"], h["low"], h["high"]), h["decimals"], strict=True)
+    )
+    return f"AP {est}, {ci_prob:.0%} interval [{low}, {high}]"
+
+
+def _headline_source(d):
+    """Where the headline comes from and how precise its Monte Carlo digits are."""
+    h = d.headline
+    text = f"The recommended row of the AP table: {h['label']}."
+    if h["mcse"] is not None:
+        text += (
+            f" Monte Carlo standard error of these numbers up to {h['mcse']:.2g} "
+            f"({h['n_draws']:,} posterior draws; digits beyond it are not shown). The fit "
+            "is seeded from the data, so they do not change with the seed."
+        )
+    return text
+
+
 def verdict(d, ci_prob):
-    """The report's opening verdict, as plain sentences (empty without a recommendation)."""
+    """The report's opening verdict, as plain sentences (empty without a recommendation).
+
+    The first line is :func:`headline_text`; then where it comes from, why that row,
+    how precise it is and the caveats.
+    """
     table = d.ap_table
-    rec = table.attrs.get("recommended")
-    if rec is None:
+    h = d.headline
+    if h is None:
         return []
-    row = table.loc[rec]
-    width = row.high - row.low
-    below, above = row.estimate - row.low, row.high - row.estimate
-    spread = f"the interval is {width:.3f} wide ({below:.3f} below the estimate, {above:.3f} above)"
+    k_est, k_low, k_high = h["decimals"]
+    # the spread of the numbers as shown, so that the sides add up to the width
+    est, low, high = (
+        round(h[k], n) for k, n in zip(("estimate", "low", "high"), h["decimals"], strict=True)
+    )
+    spread = (
+        f"the interval is {high - low:.{min(k_low, k_high)}f} wide ({est - low:.{min(k_est, k_low)}f} "
+        f"below the estimate, {high - est:.{min(k_est, k_high)}f} above)"
+    )
     lines = [
-        f"AP {row.estimate:.3f}, {ci_prob:.0%} interval [{row.low:.3f}, {row.high:.3f}] "
-        f"({row.label}).",
+        headline_text(d, ci_prob) + ".",
+        _headline_source(d),
         table.attrs["recommendation"],
         f"How precise: {spread}. Interval widths shrink roughly as one over the square root "
         "of the number of labelled items, so about "
@@ -182,7 +218,7 @@ def _md_table(df, columns):
     return "\n".join(lines)
 
 
-def _data_section(d):
+def _data_section(d, random_seed):
     post = d.posterior
     return [
         "<h2>Data</h2>",
@@ -206,25 +242,40 @@ def _data_section(d):
         f'<tr><th class="l">positive label</th><td>{_esc(repr(_plain(d.pos_label)))}</td></tr>',
         f'<tr><th class="l">score transform for the parametric fit</th>'
         f"<td>{_esc(d.transform or 'none')}</td></tr>",
-        f'<tr><th class="l">empirical average precision</th><td>{d.empirical_ap:.4f}</td></tr>',
-        f'<tr><th class="l">posterior mean AP (binormal)</th>'
-        f"<td>{d.posterior_mean_ap:.4f}</td></tr>",
+        '<tr><th class="l">score transform for the rank-based fits</th>'
+        "<td>none needed (they use only the order of the scores)</td></tr>",
+        f'<tr><th class="l">random seed</th><td>{_esc(random_seed)} (bootstrap, bands and '
+        "simulated test sets; the Bayesian fit and the AP table are seeded from the data)"
+        "</td></tr>",
         "</tbody></table>",
     ]
 
 
-def _conclusion_and_warnings(d, ci_prob):
+def _other_estimates(d):
+    """The AP estimates other than the headline, labelled (below the headline)."""
+    return (
+        f"Other estimates of the AP: the empirical average precision of these data "
+        f"{d.empirical_ap:.4f} (the area under the observed step curve); the posterior mean "
+        f"of the model's AP {d.posterior_mean_ap:.4f} ({MODEL_NAMES[d.posterior.model_type]})."
+    )
+
+
+def _conclusion(d, ci_prob):
     parts = []
     lines = verdict(d, ci_prob)
     if lines:
         first, *rest = lines
         parts += [
             "<h2>Conclusion</h2>",
-            f'<div class="ok"><p><b>{_esc(first)}</b></p>'
+            f'<div class="ok"><p class="headline">{_esc(first)}</p>'
             + "".join(f"<p>{_esc(t)}</p>" for t in rest)
             + "</div>",
         ]
-    parts += ["<h2>Diagnostics</h2>"]
+    return parts
+
+
+def _diagnostics(d):
+    parts = ["<h2>Diagnostics</h2>"]
     if d.warnings:
         items = "".join(f"<li>{_esc(w)}</li>" for w in d.warnings)
         parts.append(f'<div class="warn"><ul>{items}</ul></div>')
@@ -272,6 +323,7 @@ def _figure_sections(d, svgs):
         "curve, bootstrap band and chance baseline.</figcaption></figure>",
         *_band_choice_html(d),
         "<h2>Average precision: every interval</h2>",
+        f"<p>{_esc(_other_estimates(d))}</p>",
         _table_html(_marked(d.ap_table, d.n_pos), _TABLE_COLUMNS, label_col="label"),
         f'<figure class="fig">{svgs["forest"]}<figcaption>AP posterior density with the '
         "intervals under it.</figcaption></figure>",
@@ -336,9 +388,16 @@ def _auc_section_html(d):
     ]
     notes = table.attrs.get("notes", {})
     if notes:
-        items = "".join(f"<li>{_esc(m)}: {_esc(why)}</li>" for m, why in notes.items())
+        items = "".join(f"<li>{_esc(_left_out(m, why))}</li>" for m, why in notes.items())
         parts.append(f'<p class="note">Rows left out:</p><ul class="note">{items}</ul>')
     return parts
+
+
+def _left_out(method, why):
+    """A left-out row's note in plain words, naming the method once."""
+    text = why if method in why else f"{method}: {why}"
+    text = plain_words(text)
+    return text[:1].upper() + text[1:]
 
 
 _AUC_INTRO = (
@@ -354,7 +413,9 @@ def _auc_section_md(d):
         return []
     md = ["## ROC AUC", "", f"{_AUC_INTRO} {table.attrs.get('recommendation', '')}", ""]
     md += [_md_table(_marked(table, d.n_pos), _TABLE_COLUMNS), ""]
-    md += [f"- left out {m}: {why}" for m, why in table.attrs.get("notes", {}).items()]
+    md += [  # the method ids as in the table's method column
+        f"- left out {m}: {plain_words(why)}" for m, why in table.attrs.get("notes", {}).items()
+    ]
     return md + ([""] if table.attrs.get("notes") else [])
 
 
@@ -415,8 +476,9 @@ def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed):
     ]
     if source:
         parts.append(f'<p class="note">Data: {_esc(source)}</p>')
-    parts += _data_section(d)
-    parts += _conclusion_and_warnings(d, ci_prob)
+    parts += _conclusion(d, ci_prob)
+    parts += _data_section(d, random_seed)
+    parts += _diagnostics(d)
     parts += _reading_guide(ci_prob)
     parts += _figure_sections(d, svgs)
     parts += _subgroup_section_html(d, svgs)
@@ -434,17 +496,18 @@ def render_markdown(d, *, title, ci_prob):
     """The Markdown version: data line, conclusion, warnings and the tables (no figures)."""
     ap_table, op_table = d.ap_table, d.op_table
     rec = ap_table.attrs.get("recommended")
-    md = [
-        f"# {title}",
-        "",
-        f"n = {d.n}, positives = {d.n_pos}, prevalence = {d.n_pos / d.n:.4f}, distinct "
-        f"scores = {d.n_distinct}; empirical AP = {d.empirical_ap:.4f}; posterior mean AP = "
-        f"{d.posterior_mean_ap:.4f}."
+    md = [f"# {title}", ""]
+    if rec is not None:
+        first, *rest = verdict(d, ci_prob)
+        md += ["## Conclusion", "", f"**{first}**", "", " ".join(rest), ""]
+    md += [
+        f"n = {d.n}, positives = {d.n_pos} (positive label {_plain(d.pos_label)!r}), "
+        f"prevalence = {d.n_pos / d.n:.4f}, distinct scores = {d.n_distinct}."
         + ("" if d.clusters is None else f" Items in {d.clusters.describe()}."),
         "",
+        _other_estimates(d),
+        "",
     ]
-    if rec is not None:
-        md += ["## Conclusion", "", " ".join(verdict(d, ci_prob)), ""]
     md += [
         "## Warnings",
         "",

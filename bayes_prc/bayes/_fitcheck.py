@@ -61,6 +61,7 @@ import numpy as np
 from scipy import stats
 
 from .._core import check_int, check_random_state
+from .._core.display import HTMLReprMixin
 from ._ordinal import category_log_probs
 from ._semiparametric import profile_mle
 
@@ -84,7 +85,7 @@ _PPC_DRAWS = 4000
 
 
 @dataclass(frozen=True)
-class FitCheck:
+class FitCheck(HTMLReprMixin):
     """Result of :func:`fit_check`.
 
     Attributes
@@ -129,12 +130,10 @@ class FitCheck:
         """The test's threshold (``significance_level``; the name of earlier versions)."""
         return self.significance_level
 
-    def _repr_html_(self):
+    def _html_caption(self):
+        """The notebook table's caption: the grade and the verdict."""
         p = "n/a" if not np.isfinite(self.p_value) else f"{self.p_value:.3g}"
-        return (
-            f"<p><b>Fit check ({self.model}, {self.method}): {self.grade}</b> "
-            f"(p = {p}). {self.verdict}</p>"
-        )
+        return f"Fit check ({self.model}, {self.method}): {self.grade} (p = {p}). {self.verdict}"
 
 
 _WHAT = {

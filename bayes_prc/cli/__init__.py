@@ -6,7 +6,10 @@ and prints the empirical summary; ``bayes-prc summary FILE.csv ...`` prints the 
 summary only (no PyMC, no plots); ``bayes-prc select FILE.csv --score COL --budget N``
 writes the rows of a scored pool to label, and ``report`` on a file whose label column
 has empty cells reports on the whole pool (``bayes_prc.cli._pool``). Errors are one line
-on stderr with exit status 2, and no output file is left behind.
+on stderr with exit status 2, and no output file is left behind; every problem with an
+output path (a directory, a missing or unwritable directory, an existing file without
+--force) is found before any computing. The long commands write one line per step on
+stderr (``bayes-prc: fitting ... done (3.2 s)``), terminal or not, unless --quiet.
 """
 
 from __future__ import annotations
@@ -147,7 +150,10 @@ def format_summary(title, summary):
 
 
 def _progress(args):
-    """``--progress/--no-progress``; by default bars only on a terminal and not with --quiet."""
+    """``--progress/--no-progress``; by default bars only on a terminal and not with --quiet.
+
+    (The one-line-per-step messages on stderr are on unless ``--quiet``, terminal or not.)
+    """
     if args.progress is not None:
         return args.progress
     return sys.stderr.isatty() and not args.quiet
@@ -172,6 +178,7 @@ def _cmd_demo(args):
         source=f"bundled example {args.example!r}: {data.description}",
         n_resamples=args.n_resamples,
         progressbar=_progress(args),
+        verbose=not args.quiet,
     )
     if not args.quiet:
         print(f"\nreport written to {out}")
@@ -195,6 +202,7 @@ def _write_report(
     progressbar=None,
     groups=None,
     subgroup=None,
+    verbose=True,
 ):
     from .._report import report
 
@@ -215,6 +223,7 @@ def _write_report(
             model=model,
             groups=groups,
             subgroup=subgroup,
+            verbose=verbose,
         )
     except FileExistsError as err:
         raise CLIError(str(err)) from None
@@ -373,6 +382,7 @@ def _cmd_report(args):
         progressbar=_progress(args),
         groups=groups,
         subgroup=subgroup,
+        verbose=not args.quiet,
     )
     if not args.quiet:
         print(f"report written to {out}")
@@ -422,12 +432,18 @@ def build_parser():
     sub = parser.add_subparsers(dest="command", required=True)
 
     def manners(p):
-        p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+        p.add_argument(
+            "-q",
+            "--quiet",
+            action="store_true",
+            help="print nothing but errors (no summary, no step lines on stderr)",
+        )
         p.add_argument(
             "--progress",
             action=argparse.BooleanOptionalAction,
             default=None,
-            help="progress bars on the slow steps (default: only on a terminal)",
+            help="progress bars within the slow steps (default: only on a terminal); "
+            "one line per step is written on stderr in any case, unless --quiet",
         )
 
     def data_args(p):

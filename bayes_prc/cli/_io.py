@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import csv
 import math
-import os
 from pathlib import Path
 
 import numpy as np
+
+from .._core import check_output_path
 
 __all__ = [
     "CLIError",
@@ -37,19 +38,19 @@ class CLIError(Exception):
 
 
 def _check_output(path, force, what="output"):
-    """Fail before any compute when ``path`` cannot be written (or exists without --force)."""
+    """Fail before any compute when ``path`` cannot be written (or exists without --force).
+
+    A directory, a missing or unwritable directory, or an existing file without --force
+    (:func:`bayes_prc._core.check_output_path`): one plain line, exit status 2.
+    """
     if path is None:
         return
-    out = Path(path)
-    if out.is_dir():
-        raise CLIError(f"cannot write the {what} {out}: it is a directory; name a file")
-    if out.exists() and not force:
-        raise CLIError(f"{out} exists; pass --force to overwrite it")
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
-        raise CLIError(f"cannot write the {what} {out}: directory {str(parent)!r} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise CLIError(f"cannot write the {what} {out}: directory {str(parent)!r} is not writable")
+    try:
+        check_output_path(path, force, what)
+    except FileExistsError:
+        raise CLIError(f"{path} exists; pass --force to overwrite it") from None
+    except OSError as err:
+        raise CLIError(str(err)) from None
 
 
 def sniff_delimiter(path, sample_bytes=65536):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -110,10 +111,27 @@ def round_trip_command(pool_file, labels_file, score, label):
     )
 
 
+class _Strategies(Sequence):
+    """``SELECTION_STRATEGIES``, imported only when ``select`` reads or shows them.
+
+    Building the parser must stay cheap: every command, its ``--help`` and its errors
+    (an output path that is a directory) would otherwise wait for scipy's import.
+    """
+
+    def _names(self):
+        from ..frequentist import SELECTION_STRATEGIES
+
+        return SELECTION_STRATEGIES
+
+    def __getitem__(self, index):
+        return self._names()[index]
+
+    def __len__(self):
+        return len(self._names())
+
+
 def add_select_parser(sub, fmt):
     """The ``select`` subcommand."""
-    from ..frequentist import SELECTION_STRATEGIES
-
     p = sub.add_parser(
         "select",
         help="choose which rows of a scored pool to label (writes them to a CSV file)",
@@ -124,9 +142,10 @@ def add_select_parser(sub, fmt):
     p.add_argument("--budget", type=int, required=True, help="number of rows to label")
     p.add_argument(
         "--strategy",
-        choices=SELECTION_STRATEGIES,
+        choices=_Strategies(),
+        metavar="STRATEGY",  # a named metavar: argparse lists the choices only in --help
         default="stratified",
-        help="how to select (see docs/pool.md)",
+        help="how to select: %(choices)s (see docs/pool.md)",
     )
     p.add_argument("--seed", type=int, default=0, help="random seed")
     p.add_argument("--label-column", default="label", help="name of the empty column to fill")
@@ -273,6 +292,7 @@ def _write_pool_report(args, output, scores, selection, y, source):
         force=args.force,
         markdown_path=args.markdown,
         progressbar=bool(args.progress),
+        verbose=not args.quiet,
     )
 
 

@@ -393,7 +393,9 @@ def compare_intervals(
         if auc
         else recommend_interval(available, attrs["fit_checks"], n_pos, separated=attrs["separated"])
     )
-    return _frame(rows, attrs)
+    from ._table import IntervalTable  # a DataFrame shown with its recommendation
+
+    return IntervalTable.of(_frame(rows, attrs))
 
 
 def _bayes_fit(ranked, posterior, transform, bayes_method, seed, progressbar, model, attrs):

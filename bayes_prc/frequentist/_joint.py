@@ -39,6 +39,7 @@ from .._core import (
     check_random_state,
     warn_at_caller,
 )
+from .._core.display import HTMLReprMixin
 from ..exceptions import UndefinedMetricWarning
 from ._engine import _prepare
 from ._results import frozen_float_array
@@ -56,7 +57,7 @@ PR_JOINT_REGION_METHODS = ("profile", "normal")
 
 
 @dataclass(frozen=True, eq=False)
-class PRJointRegion:
+class PRJointRegion(HTMLReprMixin):
     """A joint region for (precision, recall) at one threshold.
 
     The region is ``{(p, r): statistic(p, r) <= cutoff}``.

@@ -36,6 +36,7 @@ from .._core import (
     check_binary_target,
     check_paired_scores,
 )
+from .._core.display import HTMLReprMixin
 from ._resample import DEFAULT_MEMORY_BUDGET
 
 __all__ = ["MCNEMAR_EXACT_BELOW", "PAIRED_METRICS", "McNemarResult", "mcnemar_test"]
@@ -120,7 +121,7 @@ def paired_permutation_test(is_pos, score_a, score_b, metric, n_resamples, rng):
 # McNemar's test
 # --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class McNemarResult:
+class McNemarResult(HTMLReprMixin):
     """Result of :func:`mcnemar_test`.
 
     Attributes

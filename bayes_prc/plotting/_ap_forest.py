@@ -10,6 +10,7 @@ import numpy as np
 from ._base import (
     EMPIRICAL_COLOR,
     POSTERIOR_COLOR,
+    DisplayMixin,
     check_same_length,
     finish,
     float_1d,
@@ -74,7 +75,7 @@ def _forest_rows(intervals):
     return rows
 
 
-class APForestDisplay:
+class APForestDisplay(DisplayMixin):
     """Posterior density of the AP with every frequentist interval drawn under it.
 
     The top of the axes shows the posterior density of the average precision (a

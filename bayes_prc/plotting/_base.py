@@ -13,6 +13,7 @@ import numpy as np
 from .._core import as_array
 
 __all__ = [
+    "DisplayMixin",
     "thin_curve",
     "POSTERIOR_COLOR",
     "EMPIRICAL_COLOR",
@@ -54,6 +55,38 @@ def get_axes(ax, figsize=None):
         figure, ax = plt.subplots(figsize=figsize, layout="constrained")
         return ax, figure
     return ax, ax.figure
+
+
+class DisplayMixin:
+    """Notebook manners of a display: a cell that ends with it shows its figure, once.
+
+    Drawn without ``ax``, a display is on a new pyplot figure, which Jupyter's inline
+    backend shows at the end of the cell. When the cell *ends with* the display (or a
+    later cell is just ``disp``), IPython asks for ``_repr_png_``: the figure is
+    rendered there and released from pyplot, so the inline backend does not show it a
+    second time. The ``repr`` names the display and its axes instead of an address.
+    """
+
+    def _repr_png_(self):
+        import io
+        import sys
+
+        fig = getattr(self, "figure_", None)
+        if fig is None:  # not drawn yet: IPython falls back to the text repr
+            return None
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is not None:  # shown here: the inline backend must not show it again
+            plt.close(fig)  # (a no-op for a figure pyplot does not manage)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", bbox_inches="tight")
+        return buf.getvalue()
+
+    def __repr__(self):
+        ax = getattr(self, "ax_", None)
+        if ax is None:
+            return f"<{type(self).__name__} (not drawn yet: call .plot())>"
+        title = ax.get_title() or " vs ".join(v for v in (ax.get_ylabel(), ax.get_xlabel()) if v)
+        return f"<{type(self).__name__}: {title}>" if title else f"<{type(self).__name__}>"
 
 
 def float_1d(x, name):

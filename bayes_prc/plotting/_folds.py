@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import EMPIRICAL_COLOR, POSTERIOR_COLOR, finish, get_axes, merge, percent, unit_axes
+from ._base import (
+    EMPIRICAL_COLOR,
+    POSTERIOR_COLOR,
+    DisplayMixin,
+    finish,
+    get_axes,
+    merge,
+    percent,
+    unit_axes,
+)
 
 __all__ = ["FoldCurvesDisplay"]
 
 
-class FoldCurvesDisplay:
+class FoldCurvesDisplay(DisplayMixin):
     """Curves across cross-validation folds (or training seeds), their mean and a band.
 
     Parameters

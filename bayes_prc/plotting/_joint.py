@@ -7,6 +7,7 @@ import numpy as np
 from ..empirical import as_ranked, precision_recall_curve
 from ..frequentist import pr_joint_regions
 from ._base import (
+    DisplayMixin,
     check_pair,
     check_same_length,
     finish,
@@ -23,7 +24,7 @@ from ._base import (
 __all__ = ["PRJointRegionDisplay"]
 
 
-class PRJointRegionDisplay:
+class PRJointRegionDisplay(DisplayMixin):
     """Joint regions for (precision, recall) at one or more thresholds, filled.
 
     Parameters

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import (
+    DisplayMixin,
     finish,
     float_1d,
     get_axes,
@@ -13,7 +14,7 @@ from ._base import (
 __all__ = ["PerClassAPDisplay"]
 
 
-class PerClassAPDisplay:
+class PerClassAPDisplay(DisplayMixin):
     """Per-class AP posteriors as violins, with credible intervals and empirical APs.
 
     Parameters

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import POSTERIOR_COLOR, check_same_length, finish, float_1d, get_axes, optional_1d
+from ._base import (
+    POSTERIOR_COLOR,
+    DisplayMixin,
+    check_same_length,
+    finish,
+    float_1d,
+    get_axes,
+    optional_1d,
+)
 
 __all__ = ["LabelPlanDisplay"]
 
 
-class LabelPlanDisplay:
+class LabelPlanDisplay(DisplayMixin):
     """Planned width of the AP interval against the labelling budget, with error bars.
 
     Parameters

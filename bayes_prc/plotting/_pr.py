@@ -10,6 +10,7 @@ from ._base import (
     BASELINE_COLOR,
     BOOTSTRAP_COLOR,
     POSTERIOR_COLOR,
+    DisplayMixin,
     band_arrays,
     check_pair,
     check_same_length,
@@ -27,7 +28,7 @@ from ._base import (
 __all__ = ["PRCurveDisplay"]
 
 
-class PRCurveDisplay:
+class PRCurveDisplay(DisplayMixin):
     """Precision-recall curve with its posterior credible band(s).
 
     Draws, in this order: the simultaneous credible band (``simultaneous_band_``), the

@@ -8,6 +8,7 @@ import numpy as np
 from ..empirical import as_ranked, precision_recall_curve
 from ._base import (
     POSTERIOR_COLOR,
+    DisplayMixin,
     check_pair,
     check_same_length,
     default_recall_grid,
@@ -24,7 +25,7 @@ from ._base import (
 __all__ = ["PredictiveCurvesDisplay"]
 
 
-class PredictiveCurvesDisplay:
+class PredictiveCurvesDisplay(DisplayMixin):
     """Empirical PR curves of simulated test sets around the posterior median curve.
 
     The picture of seed 000's "the problem": each light grey curve is the empirical PR

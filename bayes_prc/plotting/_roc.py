@@ -8,6 +8,7 @@ from ._base import (
     BASELINE_COLOR,
     EMPIRICAL_COLOR,
     POSTERIOR_COLOR,
+    DisplayMixin,
     check_pair,
     check_same_length,
     finish,
@@ -22,7 +23,7 @@ from ._base import (
 __all__ = ["ROCCurveDisplay"]
 
 
-class ROCCurveDisplay:
+class ROCCurveDisplay(DisplayMixin):
     """ROC curve: posterior median, pointwise credible band and the empirical curve.
 
     Parameters

@@ -7,6 +7,7 @@ import numpy as np
 
 from ._base import (
     CLASS_COLORS,
+    DisplayMixin,
     check_pair,
     check_same_length,
     finish,
@@ -20,7 +21,7 @@ from ._base import (
 __all__ = ["ScorePPCDisplay"]
 
 
-class ScorePPCDisplay:
+class ScorePPCDisplay(DisplayMixin):
     """Observed score histograms per class against the posterior predictive densities.
 
     For each class (``"neg"``, ``"pos"``): the density histogram of the observed scores

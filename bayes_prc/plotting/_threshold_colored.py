@@ -7,6 +7,7 @@ import numpy as np
 
 from ..empirical import as_ranked, precision_recall_curve
 from ._base import (
+    DisplayMixin,
     check_same_length,
     finish,
     float_1d,
@@ -19,7 +20,7 @@ from ._base import (
 __all__ = ["ThresholdColoredPRDisplay"]
 
 
-class ThresholdColoredPRDisplay:
+class ThresholdColoredPRDisplay(DisplayMixin):
     """PR curve whose colour encodes the score threshold, with a colour bar.
 
     Two classifiers can have the same PR curve and very different thresholds (seed 001);

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..empirical import as_ranked, precision_recall_curve
 from ._base import (
     UNIT_LIMITS,
+    DisplayMixin,
     check_pair,
     check_same_length,
     finish,
@@ -20,7 +21,7 @@ from ._base import (
 __all__ = ["ThresholdCurvesDisplay"]
 
 
-class ThresholdCurvesDisplay:
+class ThresholdCurvesDisplay(DisplayMixin):
     """Precision and recall as functions of the score threshold, with credible bands.
 
     Parameters

@@ -289,4 +289,6 @@ def pool_intervals(
     cols = ["label", "family", "estimate", "low", "high", "width", "estimator", "interval"]
     df = df[cols]
     df.attrs.update(attrs)
-    return df
+    from ._table import PoolIntervalTable  # a DataFrame shown with its recommendation
+
+    return PoolIntervalTable.of(df)

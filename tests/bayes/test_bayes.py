@@ -323,7 +323,7 @@ def _sbc_ranks(n_rep, n_data, n_post, rng, fit_kwargs):
     return {q: np.array(v) for q, v in ranks.items()}
 
 
-def test_simulation_based_calibration_exact():
+def test_simulation_based_calibration_exact(rng):
     """SBC of the exact fit: 200 replications, 19 draws -> 20 rank bins.
 
     Chi-square test of uniform ranks per quantity at level 2.5e-4 (1e-3 over 4 tests).
@@ -332,7 +332,6 @@ def test_simulation_based_calibration_exact():
     tested again on a fresh, independent set of 200 replications and must pass there: a
     false alarm then needs two (about 2.5e-7), while a miscalibration fails both.
     """
-    rng = np.random.default_rng()
     kw = {"model": "parametric", "method": "exact", "chains": 1}
 
     def uniform_p(r):
@@ -347,7 +346,7 @@ def test_simulation_based_calibration_exact():
 
 
 @pytest.mark.slow
-def test_simulation_based_calibration_nuts():
+def test_simulation_based_calibration_nuts(rng):
     """SBC of the NUTS fit (slow: 100 NUTS fits). 1000 draws thinned by 50 to 20 nearly
     independent draws -> 21 ranks grouped in 7 bins; chi2 per quantity at 2.5e-4."""
     with warnings.catch_warnings():
@@ -356,7 +355,7 @@ def test_simulation_based_calibration_nuts():
             100,
             40,
             500,
-            np.random.default_rng(),
+            rng,
             {
                 "model": "parametric",
                 "method": "nuts",
@@ -387,19 +386,19 @@ def _ap_coverage(n_rep, rng, ci_prob=0.9):
     return hits / n_rep
 
 
-def test_ap_credible_interval_coverage_seed_000_setting():
+def test_ap_credible_interval_coverage_seed_000_setting(rng):
     """Seed 000 setting (n=1000, prevalence 0.1, mu1=1, s=1): 90% ETI coverage, 150 reps.
 
     Binomial sd of the coverage is 0.0245; accept [0.80, 0.97] (> 4 sd below, ~3 above).
     """
-    cov = _ap_coverage(150, np.random.default_rng())
+    cov = _ap_coverage(150, rng)
     assert 0.80 <= cov <= 0.97
 
 
 @pytest.mark.slow
-def test_ap_credible_interval_coverage_large():
+def test_ap_credible_interval_coverage_large(rng):
     """1500 replications: sd 0.0077; accept 0.9 +- 0.03."""
-    cov = _ap_coverage(1500, np.random.default_rng())
+    cov = _ap_coverage(1500, rng)
     assert abs(cov - 0.9) < 0.03
 
 

@@ -57,8 +57,7 @@ def _mc_tol(idata, name, index):
     return 5 * x.std() / np.sqrt(ess)
 
 
-def test_warm_fit_repeats_the_cold_fit_and_follows_new_data(sampler):
-    rng = np.random.default_rng()
+def test_warm_fit_repeats_the_cold_fit_and_follows_new_data(sampler, rng):
     seed = int(rng.integers(2**31))
     ya, sa = bp.Binormal(1.0, 1.0, 0.0, 1.0, 0.3).sample(400, random_seed=rng)
     yb, sb = bp.Binormal(3.0, 0.5, 0.0, 1.0, 0.3).sample(600, random_seed=rng)
@@ -86,8 +85,7 @@ def test_warm_fit_repeats_the_cold_fit_and_follows_new_data(sampler):
     assert abs(mu_b - mu_a) > 20 * _mc_tol(other.idata, "mu", 1)  # the check can fail
 
 
-def test_rank_model_warm_fit_equals_a_fit_through_an_empty_cache(sampler):
-    rng = np.random.default_rng()
+def test_rank_model_warm_fit_equals_a_fit_through_an_empty_cache(sampler, rng):
     seed = int(rng.integers(2**31))
     ya, sa = bp.Binormal(1.0, 1.0, 0.0, 1.0, 0.3).sample(300, random_seed=rng)
     k = ordinal_categories(ya == 1, sa, 8).n_categories
@@ -110,9 +108,8 @@ def test_rank_model_warm_fit_equals_a_fit_through_an_empty_cache(sampler):
     assert not np.array_equal(cold_a["mu"], cold_b["mu"])
 
 
-def test_score_model_new_n_reuses_the_model_and_keeps_no_data(sampler):
+def test_score_model_new_n_reuses_the_model_and_keeps_no_data(sampler, rng):
     """One compiled model for every n; the pointwise log-likelihood is scipy's density."""
-    rng = np.random.default_rng()
     for n in (150, 250):
         y, s = bp.Binormal(1.5, 1.0, 0.0, 1.0, 0.4).sample(n, random_seed=rng)
         is_pos = y == 1
@@ -176,8 +173,7 @@ def test_sampler_setting(monkeypatch):
 
 
 @pytest.mark.skipif("nutpie" not in SAMPLERS, reason="nutpie is not installed")
-def test_nutpie_and_pymc_give_the_same_layout_and_posterior(monkeypatch):
-    rng = np.random.default_rng()
+def test_nutpie_and_pymc_give_the_same_layout_and_posterior(monkeypatch, rng):
     seed = int(rng.integers(2**31))
     y, s = bp.Binormal(1.0, 1.0, 0.0, 1.0, 0.3).sample(400, random_seed=rng)
     fits = {}

@@ -268,11 +268,11 @@ def test_pytensor_cdf_matches_numpy(rng):
 
 
 @pytest.fixture(scope="module")
-def nuts_pair():
+def nuts_pair(request, rng_for):
     """One data set (n = 250), fast sampler (4000 draws) and NUTS (2 x 1000) on it."""
     from bayes_prc.bayes._joint_rank_model import sample_joint_nuts
 
-    rng = np.random.default_rng()
+    rng = rng_for(f"{request.node.nodeid}::nuts_pair")
     y, a, b = simulate(rng, n=250)
     data = joint_categories(y.astype(bool), a, b, 8)
     priors = JointRankPriors()

@@ -45,8 +45,7 @@ def test_unique_labels_equals_numpy_unique(values, dtype):
     assert got.dtype == ref.dtype
 
 
-def test_unique_labels_random_integer_arrays():
-    rng = np.random.default_rng()
+def test_unique_labels_random_integer_arrays(rng):
     for _ in range(200):
         lo = int(rng.integers(-3, 3))
         arr = rng.integers(lo, lo + int(rng.integers(1, 5)), size=int(rng.integers(1, 50)))

@@ -29,8 +29,7 @@ def _level_counts(y, s):
     return cp, cn
 
 
-def test_merged_replicates_equal_full_resolution_replicates():
-    rng = np.random.default_rng()
+def test_merged_replicates_equal_full_resolution_replicates(rng):
     y, s = bp.Binormal(1.2, 1.0, 0.0, 1.0, 0.1).sample(200_000, random_seed=rng)
     s = np.round(s, 3)  # some ties too
     cp, cn = _level_counts(y, s)
@@ -55,9 +54,8 @@ def test_merged_replicates_equal_full_resolution_replicates():
     assert err < 0.02 * np.std(reps_full, ddof=1), (err, np.std(reps_full, ddof=1))
 
 
-def test_merged_counts_are_whole_tie_groups_in_score_order():
+def test_merged_counts_are_whole_tie_groups_in_score_order(rng):
     """Reference: a plain loop over the distinct scores, highest first."""
-    rng = np.random.default_rng()
     y = rng.random(3000) < 0.3
     s = rng.integers(0, 50, 3000).astype(float)  # heavy ties
     cp, cn = _merged_counts(as_ranked(y.astype(int), s), 8)
@@ -75,8 +73,7 @@ def test_merged_counts_are_whole_tie_groups_in_score_order():
     np.testing.assert_array_equal(cn, ref[:, 1])
 
 
-def test_binned_bootstrap_sd_matches_delong_and_the_public_path_uses_it():
-    rng = np.random.default_rng()
+def test_binned_bootstrap_sd_matches_delong_and_the_public_path_uses_it(rng):
     y, s = bp.Binormal(1.0, 1.0, 0.0, 1.0, 0.2).sample(150_000, random_seed=rng)
     delong = bp.roc_auc_interval(y, s, method="delong")
     cp, cn = _merged_counts(as_ranked(y, s), 4000)

@@ -1,7 +1,9 @@
 """The bayes-prc command, run as a user would: in a subprocess."""
 
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -207,3 +209,104 @@ def test_output_path_that_is_a_directory_fails_fast(tmp_path):
         )
         assert res.returncode == 2 and "it is a directory" in res.stderr
     assert list((tmp_path / "out").iterdir()) == []
+
+
+# --------------------------------------------------------------------------------------
+# manners (issue 30): step lines on stderr, output paths checked before any computing
+# --------------------------------------------------------------------------------------
+def test_step_lines_on_stderr_when_not_a_terminal_and_quiet_silences_them(tmp_path):
+    # stderr is a pipe here, not a terminal: one line per step all the same
+    res = run("demo", "--n-resamples", "50", "-o", str(tmp_path / "r.html"))
+    assert res.returncode == 0, res.stderr
+    lines = res.stderr.splitlines()
+    assert len(lines) >= 4 and all(ln.startswith("bayes-prc: ") for ln in lines), lines
+    assert any("fitting the" in ln for ln in lines)
+    assert all(re.search(r" \.\.\. done \(\d+\.\d s\)$", ln) for ln in lines), lines
+    assert "\r" not in res.stderr  # no progress bar off a terminal
+    quiet = run("demo", "--n-resamples", "50", "-q", "--force", "-o", str(tmp_path / "r.html"))
+    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout == ""
+
+
+def _unwritable_dir(tmp_path):
+    """A directory this process cannot create files in, or None."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        (folder / "probe").write_text("")
+    except OSError:
+        return folder
+    (folder / "probe").unlink()  # root ignores the mode bits: try a read-only file system
+    proc = Path("/proc")
+    try:
+        (proc / "bayes_prc_probe").write_text("")
+    except OSError:
+        return proc
+    return None
+
+
+@pytest.mark.parametrize("case", ["directory", "directory --force", "missing", "not a dir"])
+def test_every_output_path_problem_stops_before_computing(tmp_path, monkeypatch, capsys, case):
+    """Each problem: exit 2, one plain line naming it, nothing computed, nothing written."""
+    import bayes_prc._report as rep
+    from bayes_prc import cli
+
+    def computed(*args, **kwargs):
+        raise AssertionError("the report was computed before the path was checked")
+
+    monkeypatch.setattr(rep, "build_report", computed)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "file.txt").write_text("x")
+    output, extra, message = {
+        "directory": (tmp_path / "out", [], "it is a directory"),
+        "directory --force": (tmp_path / "out", ["--force"], "it is a directory"),
+        "missing": (tmp_path / "no" / "r.html", [], "does not exist"),
+        "not a dir": (tmp_path / "file.txt" / "r.html", [], "not a directory"),
+    }[case]
+    before = sorted(tmp_path.rglob("*"))
+    assert cli.main(["demo", "-o", str(output), *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bayes-prc: error: cannot write the output") and message in err
+    assert err.count("\n") == 1 and "Errno" not in err
+    assert sorted(tmp_path.rglob("*")) == before  # nothing left behind
+
+
+def test_unwritable_directory_stops_before_computing(tmp_path, monkeypatch, capsys):
+    import bayes_prc._report as rep
+    from bayes_prc import cli
+
+    folder = _unwritable_dir(tmp_path)
+    if folder is None:
+        pytest.skip("no unwritable directory on this machine")
+    monkeypatch.setattr(rep, "build_report", lambda *a, **k: pytest.fail("computed"))
+    assert cli.main(["demo", "-o", str(folder / "r.html")]) == 2
+    err = capsys.readouterr().err
+    assert "is not writable" in err and err.count("\n") == 1
+    assert not (folder / "r.html").exists()
+    (tmp_path / "locked").chmod(0o700)
+
+
+def test_markdown_path_and_library_report_are_checked_first(tmp_path, monkeypatch):
+    import bayes_prc._report as rep
+
+    monkeypatch.setattr(rep, "build_report", lambda *a, **k: pytest.fail("computed"))
+    with pytest.raises(IsADirectoryError, match="it is a directory"):
+        bp.report([0, 1], [0.1, 0.9], tmp_path, force=True)
+    with pytest.raises(FileNotFoundError, match="Markdown output .* does not exist"):
+        bp.report([0, 1], [0.1, 0.9], tmp_path / "r.html", markdown_path=tmp_path / "x" / "r.md")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_path_errors_need_no_heavy_import(tmp_path):
+    """The parser and the output-path check load neither the statistics nor scipy.stats:
+    a directory as the output fails in well under a second, not after scipy's import."""
+    code = (
+        "import sys\n"
+        "from bayes_prc import cli\n"
+        f"status = cli.main(['demo', '-o', {str(tmp_path)!r}])\n"
+        "print(status, sorted(m for m in ('bayes_prc.frequentist', 'scipy.stats', 'pymc') "
+        "if m in sys.modules))\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.stdout.split("\n")[0] == "2 []", res.stdout + res.stderr
+    assert "it is a directory" in res.stderr

@@ -516,3 +516,18 @@ def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_display_repr_png_shows_the_figure_once(rng):
+    """A cell ending with a display: IPython asks for _repr_png_; the figure is rendered
+    and released from pyplot, so the inline backend does not show it again."""
+    y = (rng.random(100) < 0.3).astype(int)
+    s = rng.normal(size=100) + y
+    disp = bp.PRCurveDisplay.from_predictions(y, s)
+    assert plt.fignum_exists(disp.figure_.number)
+    png = disp._repr_png_()
+    assert png.startswith(b"\x89PNG") and not plt.fignum_exists(disp.figure_.number)
+    assert disp._repr_png_().startswith(b"\x89PNG")  # a later cell shows it again
+    assert repr(disp) == "<PRCurveDisplay: Precision vs Recall>"
+    undrawn = bp.APForestDisplay([0.1, 0.2], [1.0, 2.0])
+    assert undrawn._repr_png_() is None and "not drawn" in repr(undrawn)

@@ -237,14 +237,16 @@ def _coverage(name, n, n_rep, rng, methods=REDUCED_METHODS):
 
 
 @pytest.fixture(scope="module", params=["gamma_skewed", "hard_negatives"])
-def reduced_n200(request):
+def reduced_n200(request, rng_for):
     # a fresh seed on each run: the bounds below hold for any seed
-    return request.param, _coverage(request.param, 200, 40, np.random.default_rng())
+    return request.param, _coverage(
+        request.param, 200, 40, rng_for(f"{request.node.nodeid}::{request.param}")
+    )
 
 
 @pytest.fixture(scope="module")
-def reduced_gamma_n1000():
-    return _coverage("gamma_skewed", 1000, 20, np.random.default_rng())
+def reduced_gamma_n1000(request, rng_for):
+    return _coverage("gamma_skewed", 1000, 20, rng_for(f"{request.node.nodeid}::gamma_n1000"))
 
 
 def test_reduced_coverage_n200(reduced_n200):

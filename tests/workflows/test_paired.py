@@ -241,8 +241,8 @@ def test_bayesian_bootstrap_replicates_match_sklearn(rng):
 
 # ---------------------------------------------------------- exact NIW posterior vs formulas
 @pytest.fixture(scope="module")
-def niw_case():
-    rng = np.random.default_rng()
+def niw_case(request, rng_for):
+    rng = rng_for(f"{request.node.nodeid}::niw_case")
     y, a, b = simulate(rng, n=400, rho=0.6)
     z = np.column_stack([(a - a.mean()) / a.std(), (b - b.mean()) / b.std()])
     return y, a, b, z
@@ -393,7 +393,7 @@ def test_pymc_model_logp_matches_scipy(rng):
 
 
 @pytest.mark.slow
-def test_pymc_prior_is_the_niw_prior():
+def test_pymc_prior_is_the_niw_prior(rng):
     """Prior predictive of the PyMC parameterization vs scipy's inverse-Wishart draws.
 
     Two-sample KS at level 1e-4 on Sigma[b, b], Sigma[a, b] and the correlation (the
@@ -401,7 +401,6 @@ def test_pymc_prior_is_the_niw_prior():
     """
     import pymc as pm
 
-    rng = np.random.default_rng()
     y, a, b = simulate(rng, n=50)
     z, _, _ = standardize_pair(a, b)
     prior = NIWPrior.from_binormal_priors(BinormalPriors())
@@ -425,8 +424,8 @@ def test_pymc_prior_is_the_niw_prior():
 
 # ----------------------------------------------------------------------------- NUTS
 @pytest.fixture(scope="module")
-def nuts_case():
-    rng = np.random.default_rng()
+def nuts_case(request, rng_for):
+    rng = rng_for(f"{request.node.nodeid}::nuts_case")
     y, a, b = simulate(rng, n=500)
     kw = {"recall": 0.5, "random_seed": rng}
     nuts = compare_classifiers(
