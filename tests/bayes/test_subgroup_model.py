@@ -235,9 +235,8 @@ def test_fast_sampler_matches_nuts_reduced(rng):
 
 
 @pytest.mark.slow
-def test_fast_sampler_matches_nuts():
+def test_fast_sampler_matches_nuts(rng):
     """Longer runs (ESS ~2000 each): quantiles within 0.15 sd, and the spread of mu."""
-    rng = np.random.default_rng()
     ap, ref, fast, post = _nuts_vs_fast(rng, 2000)
     _assert_close(ap, ref, 0.15)
     for name in ("s_mu", "m_mu", "s_shift"):

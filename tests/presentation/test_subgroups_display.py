@@ -29,8 +29,8 @@ def _sites(rng, sizes=(120, 90, 70)):
 
 
 @pytest.fixture(scope="module")
-def comparison():
-    y, s, g = _sites(np.random.default_rng())
+def comparison(request, rng_for):
+    y, s, g = _sites(rng_for(f"{request.node.nodeid}::comparison"))
     return bp.compare_subgroups(y, s, g, draws=120, tune=120, chains=2, random_seed=0)
 
 

@@ -33,8 +33,8 @@ def _data(rng, sizes=(80, 150, 60, 120), mus=(1.5, 1.5, 0.6, 1.2), prevalence=0.
 
 
 @pytest.fixture(scope="module")
-def fitted():
-    rng = np.random.default_rng()
+def fitted(request, rng_for):
+    rng = rng_for(f"{request.node.nodeid}::fitted")
     y, s, g = _data(rng)
     res = compare_subgroups(y, s, g, margin=0.05, random_seed=int(rng.integers(2**32)), **FAST)
     return y, s, g, res
