@@ -378,11 +378,13 @@ def compare_intervals(
         attrs["arviz_summary"] = first.summary(ci_prob=ci_prob)
         attrs["diagnostics"] = first.diagnostics()
     available = [r["method"] for r in rows]
+    from ._table import IntervalTable  # a DataFrame shown with its recommendation
+
     if clusters is not None:
         attrs["recommended"], attrs["recommendation"] = recommend_clustered(
             available, clusters, metric, rows
         )
-        return _frame(rows, attrs)
+        return IntervalTable.of(_frame(rows, attrs))
     attrs["recommended"], attrs["recommendation"] = (
         recommend_auc_interval(
             available,
@@ -393,8 +395,6 @@ def compare_intervals(
         if auc
         else recommend_interval(available, attrs["fit_checks"], n_pos, separated=attrs["separated"])
     )
-    from ._table import IntervalTable  # a DataFrame shown with its recommendation
-
     return IntervalTable.of(_frame(rows, attrs))
 
 
