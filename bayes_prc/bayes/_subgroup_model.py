@@ -78,8 +78,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import expit
+from scipy.special import expit, log_expit
 
+from .._core.groups import object_array
 from ._ordinal import (
     OrdinalData,
     _ratio_terms,
@@ -238,9 +239,7 @@ def subgroup_data(is_pos, score, codes, labels, n_categories=None):
     g = len(labels)
     flat = (codes * 2 + is_pos.astype(np.int64)) * k + cat
     counts = np.bincount(flat, minlength=g * 2 * k).reshape(g, 2, k)
-    label_array = np.empty(len(labels), dtype=object)
-    label_array[:] = list(labels)
-    return SubgroupData(labels=label_array, ordinal=ordinal, counts=counts)
+    return SubgroupData(labels=object_array(list(labels)), ordinal=ordinal, counts=counts)
 
 
 # ----------------------------------------------------------------------------- likelihood
@@ -865,12 +864,7 @@ def _log_unit_step(m_l, c, theta, s, priors, rng, steps=3, step_sd=0.1):
 
 def _binomial_loglik(logit_p, npos, n):
     """Binomial log-likelihood of ``npos`` positives in ``n`` items, per subgroup."""
-    return npos * _log_expit(logit_p) + (n - npos) * _log_expit(-logit_p)
-
-
-def _log_expit(x):
-    """``log(expit(x))`` without overflow (the binomial log-likelihood's terms)."""
-    return -np.logaddexp(0.0, -x)
+    return npos * log_expit(logit_p) + (n - npos) * log_expit(-logit_p)
 
 
 # ------------------------------------------------------------------- the PyMC reference
