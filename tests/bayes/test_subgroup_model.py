@@ -8,8 +8,10 @@ mixture); the sampler against PyMC's NUTS on the same model.
 
 from __future__ import annotations
 
+import arviz as az
 import numpy as np
 import pytest
+import xarray as xr
 from scipy import integrate, stats
 
 from bayes_prc.bayes._subgroup_model import (
@@ -214,31 +216,53 @@ def _nuts_vs_fast(rng, draws):
         post["mu"].values, post["sigma"].values, post["prevalence"].values, "average_precision"
     )
     ap = _metric_draws(fast["mu"], fast["sigma"], fast["prevalence"], "average_precision")
-    return ap.reshape(-1, data.n_groups), ref.reshape(-1, data.n_groups), fast, post
+    dims = ("chain", "draw", "subgroup")
+    return xr.DataArray(ap, dims=dims), xr.DataArray(ref, dims=dims), fast, post
 
 
-def _assert_close(ap, ref, tol):
-    sd = ref.std(axis=0)
+# Measured on 10 data sets (90 quantile gaps between two exact samplers): the gap over its
+# estimated standard error had heavier tails than a normal (4 of 90 beyond 2.8, largest
+# 3.3): ArviZ's quantile MCSE at ESS 150-600 is itself uncertain, by about 30%. At 5 such
+# standard errors a gap of an exact sampler is rare (about 1e-4 each, 1e-3 for the 9 gaps).
+_Z = 5.0
+
+
+def _assert_close(ap, ref, bias_sd):
+    """Quantiles of the two samplers' AP draws agree within their Monte Carlo error.
+
+    For each subgroup and each of the 5/50/95% quantiles the gap is compared with the
+    standard error of the difference, from ArviZ's quantile MCSE of each chain set
+    (Vehtari et al. 2021): ``|gap| < _Z * se + bias_sd * sd``. ``bias_sd`` is a small
+    allowance for the bias of MCSE estimates at short chains, in posterior sds.
+    """
+    sd = ref.std(("chain", "draw")).values
     for q in (0.05, 0.5, 0.95):
-        gap = np.abs(np.quantile(ap, q, axis=0) - np.quantile(ref, q, axis=0)) / sd
-        assert np.all(gap < tol), (q, gap)
-    np.testing.assert_allclose(ap.std(axis=0) / sd, 1.0, atol=tol)
+        gap = np.abs(
+            ap.quantile(q, ("chain", "draw")).values - ref.quantile(q, ("chain", "draw")).values
+        )
+        se = np.hypot(
+            az.mcse(ap, method="quantile", prob=q).values,
+            az.mcse(ref, method="quantile", prob=q).values,
+        )
+        assert np.all(gap < _Z * se + bias_sd * sd), (q, gap / sd, se / sd)
+    # the sds: relative error of an sd at ESS >= 200 is below 0.05 per sampler
+    np.testing.assert_allclose(ap.std(("chain", "draw")).values / sd, 1.0, atol=0.3)
 
 
 def test_fast_sampler_matches_nuts_reduced(rng):
-    """Each subgroup's AP: the 5/50/95% quantiles of the fast sampler (ESS ~300-600) and of
-    NUTS (2 x 400 draws, ESS ~300-500) within 0.35 posterior sd, their sds within 35%.
-    The Monte Carlo error of a 5% or 95% quantile at ESS 300 is about 0.13 sd per sampler,
-    so 0.35 sd is about two standard errors of the difference."""
+    """Each subgroup's AP: the 5/50/95% quantiles of the fast sampler (4 x 400 draws) and of
+    NUTS (2 x 400 draws) agree within 5 Monte Carlo standard errors of their difference
+    (typically 0.5-0.8 posterior sd), plus 0.1 sd; their sds within 30%."""
     ap, ref, _, _ = _nuts_vs_fast(rng, 400)
-    _assert_close(ap, ref, 0.35)
+    _assert_close(ap, ref, 0.1)
 
 
 @pytest.mark.slow
 def test_fast_sampler_matches_nuts(rng):
-    """Longer runs (ESS ~2000 each): quantiles within 0.15 sd, and the spread of mu."""
+    """Longer runs (ESS ~1000-2000 each): quantiles within their Monte Carlo error (about
+    0.25-0.35 sd at 5 standard errors), and the hyperparameters' quantiles within 0.15 sd."""
     ap, ref, fast, post = _nuts_vs_fast(rng, 2000)
-    _assert_close(ap, ref, 0.15)
+    _assert_close(ap, ref, 0.05)
     for name in ("s_mu", "m_mu", "s_shift"):
         q_fast = np.quantile(fast[name], [0.1, 0.5, 0.9])
         q_ref = np.quantile(post[name].values, [0.1, 0.5, 0.9])
