@@ -12,19 +12,25 @@ pooled scores with shared cutpoints ``c``. In subgroup ``g`` the latent negative
 ``N(d_g, e^{l_g})`` and the positives ``N(d_g + e^{l_g} mu_g, e^{l_g} sigma_g)``: the
 subgroup's binormal ROC curve has ``a = mu_g / sigma_g``, ``b = 1 / sigma_g``, and
 ``d_g``, ``l_g`` let the subgroup's scores sit higher or spread wider (a site whose
-scores run high) without changing its ROC curve. The priors of the cutpoints and shifts
-are stated in units of the typical subgroup's negatives (``e^{m_l}``), so that rescaling
-the whole latent axis changes nothing but ``m_l``: with a fixed scale, the volume of the
-``K - 1 + G`` scaled coordinates would push the axis outwards until the cutpoints' prior
-binds, and that prior would then distort the tails of every subgroup's ROC curve. Each subgroup's parameters are drawn
-from a population distribution whose spread is learned (partial pooling)::
+scores run high) without changing its ROC curve. The prior of the shifts is stated in
+units of the typical subgroup's negatives (``e^{m_l}``) and that of the cutpoints in
+their own unit ``e^{m_c}``, so that rescaling the whole latent axis changes nothing but
+``m_l`` and ``m_c``: with a fixed scale, the volume of the ``K - 1 + G`` scaled
+coordinates would push the axis outwards until the cutpoints' prior binds, and that
+prior would then distort the tails of every subgroup's ROC curve. The cutpoints get a
+unit of their own because the ``K - 1`` of them pin it down: sharing ``m_l`` with them
+would make the cutpoints' spread, not the subgroups' negatives, set ``m_l``, and the
+log-scale spread ``s_l`` would then have to absorb the difference (it did, and mixed
+badly). Each subgroup's parameters are drawn from a population distribution whose
+spread is learned (partial pooling)::
 
     mu_g            ~ StudentT(mu_df, m_mu, s_mu) m_mu ~ Normal(0, mu_sd)
     log sigma_g     ~ Normal(m_ls, s_ls)         m_ls ~ Normal(0, log_sigma_sd)
     logit pi_g      ~ Normal(m_pi, s_pi)         m_pi ~ Normal(0, logit_prevalence_sd)
     d_g             ~ Normal(0, s_d e^m_l)       s_* ~ HalfNormal(*_spread)
     l_g             ~ Normal(m_l, s_l)           m_l ~ Normal(0, log_scale_sd)
-    cutpoints       ~ Normal(0, cutpoint_sd e^m_l), ordered
+    cutpoints       ~ Normal(0, cutpoint_sd e^m_c), ordered
+                                                 m_c ~ Normal(0, log_scale_sd)
     n_pos_g         ~ Binomial(n_g, pi_g)
     counts[g, j]    ~ Multinomial(n_gj, p_gj(cutpoints))
 
@@ -45,7 +51,7 @@ Metropolis-within-Gibbs, vectorized over chains and subgroups:
    Newton step of their full conditional from the current point (tridiagonal Hessian);
 3. the common translation and scale of the latent axis (cutpoints and subgroup
    locations together, a likelihood-free direction pinned only by the priors) by exact
-   generalized Gibbs draws (Liu & Sabatti 2000), and ``m_l`` given the rest;
+   generalized Gibbs draws (Liu & Sabatti 2000), and ``m_l`` and ``m_c`` given the rest;
 4. the population means and spreads by their full conditionals (normal; the spread on a
    fine grid of ``log s``), and, for ``mu`` and ``log sigma``, by a Metropolis move of the
    spread and of the mean in the non-centred parametrization (the subgroups' standardized
@@ -137,10 +143,11 @@ class SubgroupPriors(_Priors):
         scale (scores that run higher or wider in one subgroup); the location's spread
         is in units of the typical subgroup's negatives (``e^{m_l}``).
     log_scale_sd : float, default 1
-        Normal prior of ``m_l``, the population mean of the subgroups' log scale: it
-        sets the unit of the latent axis, which no quantity of interest depends on.
+        Normal prior of ``m_l``, the population mean of the subgroups' log scale, and of
+        ``m_c``, the log unit of the cutpoints: they set the unit of the latent axis,
+        which no quantity of interest depends on.
     cutpoint_sd : float, default 5
-        Ordered ``Normal(0, cutpoint_sd e^{m_l})`` prior of the shared cutpoints.
+        Ordered ``Normal(0, cutpoint_sd e^{m_c})`` prior of the shared cutpoints.
 
     Examples
     --------
@@ -420,29 +427,39 @@ def _norm_logpdf(x, m, s):
 
 
 class _Spread:
-    """Gibbs draws of a population spread ``s`` (HalfNormal prior) on a grid of log s."""
+    """Gibbs draws of a population spread ``s`` (HalfNormal prior) on a grid of log s.
+
+    The grid runs from ``1e-4`` prior scales to the larger of 6 prior scales and 4 times
+    the effects' root mean square (many subgroups that differ by more than the prior
+    expects move the posterior beyond 6 prior scales), per chain.
+    """
 
     def __init__(self, prior_scale, n_groups, points=600):
-        self.log_s = np.linspace(np.log(1e-4 * prior_scale), np.log(6 * prior_scale), points)
-        self.s = np.exp(self.log_s)
-        self.step = self.log_s[1] - self.log_s[0]
-        self.prior = -0.5 * (self.s / prior_scale) ** 2 + self.log_s  # + log-grid Jacobian
+        self.unit = np.linspace(0.0, 1.0, points)
+        self.lo = np.log(1e-4 * prior_scale)
+        self.hi = np.log(6 * prior_scale)
         self.n_groups = n_groups
         self.prior_scale = prior_scale
 
     def draw(self, ss, rng):
         """Draw ``s`` per chain given the sums of squares ``ss`` (B,) of the effects."""
+        hi = np.maximum(self.hi, np.log(4.0 * np.sqrt(ss / self.n_groups) + 1e-300))
+        log_s = self.lo + (hi - self.lo)[:, None] * self.unit[None, :]
+        s = np.exp(log_s)
         logd = (
-            self.prior[None, :]
-            - self.n_groups * self.log_s[None, :]
-            - 0.5 * ss[:, None] / self.s[None, :] ** 2
+            self.log_prior(s)
+            + log_s  # the log-grid's Jacobian
+            - self.n_groups * log_s
+            - 0.5 * ss[:, None] / s**2
         )
         logd -= logd.max(axis=1, keepdims=True)
         cdf = np.cumsum(np.exp(logd), axis=1)
         u = rng.uniform(size=ss.shape[0]) * cdf[:, -1]
-        idx = np.array([np.searchsorted(row, v) for row, v in zip(cdf, u, strict=True)])
-        idx = np.minimum(idx, self.s.size - 1)
-        return np.exp(self.log_s[idx] + self.step * rng.uniform(-0.5, 0.5, size=idx.size))
+        idx = (cdf < u[:, None]).sum(axis=1)
+        idx = np.minimum(idx, self.unit.size - 1)
+        step = (hi - self.lo) * (self.unit[1] - self.unit[0])
+        rows = np.arange(ss.shape[0])
+        return np.exp(log_s[rows, idx] + step * rng.uniform(-0.5, 0.5, size=idx.size))
 
     def log_prior(self, s):
         return -0.5 * (s / self.prior_scale) ** 2
@@ -483,6 +500,8 @@ def _initial_state(data, lik, priors, chains, rng):
         "m_mu": np.full(chains, mu0),
         "m_ls": np.zeros(chains),
         "m_p": np.full(chains, float(np.mean(logit_p))),
+        # the cutpoints' log unit at its conditional mode given the starting cutpoints
+        "m_c": np.log(np.sqrt(np.mean(c**2, axis=1)) / priors.cutpoint_sd + 1e-12),
     }
     return state
 
@@ -515,7 +534,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
     state = _initial_state(data, lik, priors, chains, rng)
     c, theta = state["c"], state["theta"]
     logit_p, s = state["logit_p"], state["s"]
-    m_mu, m_ls, m_p = state["m_mu"], state["m_ls"], state["m_p"]
+    m_mu, m_ls, m_p, m_c = state["m_mu"], state["m_ls"], state["m_p"], state["m_c"]
     spreads = [
         _Spread(priors.shift_spread, g),
         _Spread(priors.log_scale_spread, g),
@@ -535,6 +554,8 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
     log_lam = np.zeros((chains, g))
     p_step = np.full((chains, g), 1.0) * 2.0 / np.sqrt(n * expit(logit_p.mean(0)) + 4.0)
     spread_step = np.full(5, 0.5)
+    pooled = (npos.sum() + 0.5) / (n.sum() + 1.0)
+    p_mean_step = 1.7 / np.sqrt(n.sum() * pooled * (1.0 - pooled) + 1.0)
     nu = priors.mu_df
     w_mu = np.ones((chains, g))
     adapt_at = {int(tune * f) for f in (0.2, 0.4, 0.6)} if tune >= 100 else set()
@@ -557,6 +578,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             "m_log_sigma",
             "m_logit_prevalence",
             "m_log_scale",
+            "m_log_cut_scale",
         )
     }
     cut = np.empty((chains, draws, c.shape[1]))
@@ -643,7 +665,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         # one Newton step from the current point; Qi & Minka 2002)
         # (every other iteration: the shared cutpoints are pinned down by all the data)
         if it % 2 == 0:
-            tau = priors.cutpoint_sd * np.exp(m_l)[:, None]
+            tau = priors.cutpoint_sd * np.exp(m_c)[:, None]
             ll0, ll1, mean_f, ld_f, ls_f, ok_f = _newton_terms(lik, c, theta, tau)
             c_prop = mean_f + tridiag_back(ld_f, ls_f, rng.standard_normal(c.shape))
             ordered = np.all(np.diff(c_prop, axis=1) > 0, axis=1) if c.shape[1] > 1 else ok_f
@@ -667,10 +689,12 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         # and every subgroup's location together leaves the likelihood unchanged, so
         # only the priors pin these directions down; one exact Gibbs draw of the
         # translation and a few Metropolis steps of the log scale factor move along them
-        unit = np.exp(m_l)
-        c, theta = _translate(c, theta, s[:, 0] * unit, priors.cutpoint_sd * unit, rng)
-        c, theta, m_l = _rescale(c, theta, m_l, priors.log_scale_sd, rng)
-        m_l = _log_unit_step(m_l, c, theta, s, priors, rng)
+        c, theta = _translate(
+            c, theta, s[:, 0] * np.exp(m_l), priors.cutpoint_sd * np.exp(m_c), rng
+        )
+        c, theta, m_l, m_c = _rescale(c, theta, m_l, m_c, priors.log_scale_sd, rng)
+        m_l = _log_unit_step(m_l, theta, s, priors, rng)
+        m_c = _cut_unit_step(m_c, c, priors, rng)
 
         # 3. population means and spreads (centred Gibbs, then non-centred moves)
         s[:, 0] = spreads[0].draw(np.sum((theta[..., 0] / np.exp(m_l)[:, None]) ** 2, 1), rng)
@@ -776,6 +800,20 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         if warm:
             rate = np.mean(np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0)))
             spread_step[4] *= np.exp((rate - 0.4) / np.sqrt(1.0 + it / 3.0))
+        # mean move: every logit prevalence shifted with the population mean (the
+        # deviations held fixed). With a small spread the centred draw of m_p crawls in
+        # steps of s / sqrt(G), while the data pin it to 1 / sqrt(sum n p (1 - p)).
+        delta = p_mean_step * rng.standard_normal(chains)
+        prop = logit_p + delta[:, None]
+        new_m = m_p + delta
+        log_a = (
+            (_binomial_loglik(prop, npos, n) - _binomial_loglik(logit_p, npos, n)).sum(1)
+            + _norm_logpdf(new_m, 0.0, priors.logit_prevalence_sd)
+            - _norm_logpdf(m_p, 0.0, priors.logit_prevalence_sd)
+        )
+        accept = np.log(rng.uniform(size=chains)) < log_a
+        logit_p = np.where(accept[:, None], prop, logit_p)
+        m_p = np.where(accept, new_m, m_p)
 
         if not warm:
             i = it - tune
@@ -789,6 +827,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
                 hyper[name][:, i] = s[:, k]
             hyper["m_mu"][:, i] = m_mu
             hyper["m_log_scale"][:, i] = m_l
+            hyper["m_log_cut_scale"][:, i] = m_c
             hyper["m_log_sigma"][:, i] = m_ls
             hyper["m_logit_prevalence"][:, i] = m_p
         if progress is not None and (it + 1) % 50 == 0:
@@ -819,47 +858,69 @@ def _translate(c, theta, s_shift, tau, rng):
     return c + delta[:, None], theta
 
 
-def _rescale(c, theta, m_l, log_scale_sd, rng):
+def _rescale(c, theta, m_l, m_c, log_scale_sd, rng):
     """Exact draw along the scale orbit of the latent axis (the likelihood is unchanged).
 
-    ``c -> e^lam c``, ``shift -> e^lam shift``, ``log_scale -> log_scale + lam`` and
-    ``m_l -> m_l + lam``. The priors of the cutpoints and shifts are scaled by ``e^m_l``,
-    so their densities change by ``e^{-lam (J + G)}``, which cancels the Jacobian of the
-    scaled coordinates: along the orbit only ``m_l``'s own prior varies, and the
-    generalized Gibbs step (Liu & Sabatti 2000) draws the new ``m_l`` from it.
+    ``c -> e^lam c``, ``shift -> e^lam shift``, ``log_scale -> log_scale + lam``,
+    ``m_l -> m_l + lam`` and ``m_c -> m_c + lam``. The priors of the cutpoints and shifts
+    are scaled by ``e^m_c`` and ``e^m_l``, so their densities change by
+    ``e^{-lam (J + G)}``, which cancels the Jacobian of the scaled coordinates: along the
+    orbit only the Normal(0, log_scale_sd) priors of ``m_l`` and ``m_c`` vary, and the
+    generalized Gibbs step (Liu & Sabatti 2000) draws ``lam`` from their product,
+    ``Normal(-(m_l + m_c) / 2, log_scale_sd^2 / 2)``.
     """
-    new = log_scale_sd * rng.standard_normal(m_l.shape)
-    lam = new - m_l
+    lam = -0.5 * (m_l + m_c) + log_scale_sd / np.sqrt(2.0) * rng.standard_normal(m_l.shape)
     f = np.exp(lam)
     theta = theta.copy()
     theta[..., 0] *= f[:, None]
     theta[..., 1] += lam[:, None]
-    return c * f[:, None], theta, new
+    return c * f[:, None], theta, m_l + lam, m_c + lam
 
 
-def _log_unit_target(m_l, c, theta, s, priors):
-    """Log density of ``m_l`` given the rest (its prior and the priors it scales)."""
-    unit = np.exp(m_l)
-    g, j = theta.shape[1], c.shape[1]
+def _log_unit_target(m_l, theta, s, priors):
+    """Log density of ``m_l`` given the rest (its prior and the priors it enters)."""
+    g = theta.shape[1]
     return (
         -0.5 * (m_l / priors.log_scale_sd) ** 2
         - 0.5 * np.sum(((theta[..., 1] - m_l[:, None]) / s[:, 1, None]) ** 2, axis=1)
-        - 0.5 * np.sum((theta[..., 0] / (s[:, 0] * unit)[:, None]) ** 2, axis=1)
-        - 0.5 * np.sum((c / (priors.cutpoint_sd * unit)[:, None]) ** 2, axis=1)
-        - (g + j) * m_l
+        - 0.5 * np.sum((theta[..., 0] / (s[:, 0] * np.exp(m_l))[:, None]) ** 2, axis=1)
+        - g * m_l
     )
 
 
-def _log_unit_step(m_l, c, theta, s, priors, rng, steps=3, step_sd=0.1):
-    """Random-walk Metropolis steps of ``m_l`` given the rest (no likelihood needed)."""
-    cur = _log_unit_target(m_l, c, theta, s, priors)
+def _log_cut_unit_target(m_c, c, priors):
+    """Log density of ``m_c`` given the cutpoints (its prior and theirs)."""
+    return (
+        -0.5 * (m_c / priors.log_scale_sd) ** 2
+        - 0.5 * np.sum((c / (priors.cutpoint_sd * np.exp(m_c))[:, None]) ** 2, axis=1)
+        - c.shape[1] * m_c
+    )
+
+
+def _metropolis_1d(x, target, step_sd, rng, steps=3):
+    """A few random-walk Metropolis steps of one scalar per chain (no likelihood needed)."""
+    cur = target(x)
     for _ in range(steps):
-        prop = m_l + step_sd * rng.standard_normal(m_l.shape)
-        new = _log_unit_target(prop, c, theta, s, priors)
-        accept = np.log(rng.uniform(size=m_l.shape)) < new - cur
-        m_l = np.where(accept, prop, m_l)
+        prop = x + step_sd * rng.standard_normal(x.shape)
+        new = target(prop)
+        accept = np.log(rng.uniform(size=x.shape)) < new - cur
+        x = np.where(accept, prop, x)
         cur = np.where(accept, new, cur)
-    return m_l
+    return x
+
+
+def _log_unit_step(m_l, theta, s, priors, rng):
+    """Random-walk Metropolis steps of ``m_l`` given the rest (its conditional sd is at
+    most ``s_l / sqrt(G)``, from the subgroups' log scales)."""
+    step = 1.5 / np.sqrt(theta.shape[1] / s[:, 1] ** 2 + 1.0 / priors.log_scale_sd**2)
+    return _metropolis_1d(m_l, lambda x: _log_unit_target(x, theta, s, priors), step, rng)
+
+
+def _cut_unit_step(m_c, c, priors, rng):
+    """Random-walk Metropolis steps of ``m_c`` given the cutpoints (its conditional sd
+    is about ``1 / sqrt(2 J)``)."""
+    step = 1.5 / np.sqrt(2.0 * c.shape[1] + 1.0)
+    return _metropolis_1d(m_c, lambda x: _log_cut_unit_target(x, c, priors), step, rng)
 
 
 def _binomial_loglik(logit_p, npos, n):
@@ -900,6 +961,7 @@ def build_subgroup_model(data, priors):
         m_ls = pm.Normal("m_log_sigma", 0.0, priors.log_sigma_sd)
         m_p = pm.Normal("m_logit_prevalence", 0.0, priors.logit_prevalence_sd)
         m_l = pm.Normal("m_log_scale", 0.0, priors.log_scale_sd)
+        m_c = pm.Normal("m_log_cut_scale", 0.0, priors.log_scale_sd)
         unit = pt.exp(m_l)
         z = pm.Normal("z", 0.0, 1.0, shape=(5, g))  # row 2 unused: mu is Student-t
         shift = pm.Deterministic("shift", s_shift * unit * z[0], dims="subgroup")
@@ -914,7 +976,7 @@ def build_subgroup_model(data, priors):
         cut = pm.Normal(
             "cutpoints",
             0.0,
-            priors.cutpoint_sd * unit,
+            priors.cutpoint_sd * pt.exp(m_c),
             dims="cutpoint",
             transform=pm.distributions.transforms.ordered,
             initval=initial_cutpoints(data.ordinal.counts, [1.0], [1.0])[0],

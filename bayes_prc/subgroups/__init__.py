@@ -19,7 +19,7 @@ Examples
 >>> site = np.repeat(["north", "south", "east"], 120)
 >>> y = rng.random(site.size) < 0.2
 >>> s = rng.normal(size=site.size) + 1.5 * y
->>> res = bp.compare_subgroups(y, s, site, draws=300, tune=300, random_seed=0)
+>>> res = bp.compare_subgroups(y, s, site, random_seed=0)
 >>> res.table.index.tolist()
 ['east', 'north', 'south']
 """

@@ -516,7 +516,7 @@ def compare_subgroups(
     >>> site = np.repeat(["a", "b", "c", "d"], 100)
     >>> y = rng.random(400) < 0.15
     >>> s = rng.normal(size=400) + 1.5 * y
-    >>> res = bp.compare_subgroups(y, s, site, draws=300, tune=300, random_seed=1)
+    >>> res = bp.compare_subgroups(y, s, site, random_seed=1)
     >>> list(res.table.columns[:7])
     ['n', 'positives', 'empirical', 'estimate', 'low', 'high', 'prob_below_overall']
     >>> res.posterior.dims
