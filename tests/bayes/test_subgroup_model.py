@@ -43,7 +43,11 @@ def _data(rng, sizes=(60, 120, 90), mus=(0.8, 1.5, 1.3), prevalence=0.2):
 
 def _random_state(rng, data, chains=3):
     k = data.n_categories
-    c = np.sort(rng.normal(0.0, 1.5, (chains, k - 1)), axis=1)
+    # cutpoints at least 0.15 apart: two nearly coincident cutpoints (sorted normal draws
+    # gave such pairs) make a category's probability tiny and its derivatives huge, where
+    # central differences lose their accuracy (seeds 17, 22, 26 of 30 failed so)
+    gaps = rng.uniform(0.15, 0.8, (chains, k - 1))
+    c = np.cumsum(gaps, axis=1) - gaps.sum(axis=1, keepdims=True) / 2
     theta = rng.normal(0.0, 0.4, (chains, data.n_groups, 4))
     theta[..., 2] += 1.2
     return c, theta
@@ -263,7 +267,7 @@ def test_fast_sampler_matches_nuts(rng):
     0.25-0.35 sd at 5 standard errors), and the hyperparameters' quantiles within 0.15 sd."""
     ap, ref, fast, post = _nuts_vs_fast(rng, 2000)
     _assert_close(ap, ref, 0.05)
-    for name in ("s_mu", "m_mu", "s_shift"):
+    for name in ("s_mu", "m_mu", "s_shift", "s_log_scale"):
         q_fast = np.quantile(fast[name], [0.1, 0.5, 0.9])
         q_ref = np.quantile(post[name].values, [0.1, 0.5, 0.9])
         np.testing.assert_allclose(q_fast, q_ref, atol=0.15 * post[name].values.std())
