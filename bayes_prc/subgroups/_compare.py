@@ -402,9 +402,9 @@ def _diagnostics(draws, chains):
     """R-hat and bulk ESS of each subgroup's metric; warns when they are poor."""
     import arviz as az
 
-    g = draws.shape[-1]
-    ess = np.array([float(az.ess(draws[..., k])) for k in range(g)])
-    rhat = np.array([float(az.rhat(draws[..., k])) for k in range(g)]) if chains > 1 else None
+    draws = xr.DataArray(draws, dims=("chain", "draw", "subgroup"))
+    ess = np.asarray(az.ess(draws))
+    rhat = np.asarray(az.rhat(draws)) if chains > 1 else None
     out = {
         "min_ess_bulk": float(np.nanmin(ess)),
         "max_rhat": None if rhat is None else float(np.nanmax(rhat)),
