@@ -1,9 +1,10 @@
 """Per-subgroup AP: partial pooling vs independent fits vs the bootstrap, and the flag rule.
 
 Each data set has ``G`` subgroups (uniform in ``--groups``, default 6-12) of 40-400
-items (uniform); subgroup ``g`` has its own prevalence (``expit(logit(0.1) + 0.4 z)``,
-so 3-40 positives), its own score location, and its own class-conditional score
-distributions from one of five families:
+items (uniform in ``--sizes``); subgroup ``g`` has its own prevalence
+(``expit(logit(p) + 0.4 z)``, ``p`` = ``--prevalence``, default 0.1; a sample is redrawn
+until it has 3 to ``--max-positives`` (40) positives), its own score location, and its
+own class-conditional score distributions from one of five families:
 
 * ``binormal``: negatives N(0, 1), positives N(mu_g, 1), ``mu_g = 1.6 + 0.3 z``;
 * ``gamma``: negatives Gamma(1.5), positives Gamma(k_g), ``k_g = 4 + 0.6 z`` (the ROC is
@@ -87,7 +88,7 @@ def _classifier(rng, n_groups, worse, equal):
     return sample
 
 
-def subgroup_sampler(family, rng, n_groups, setting):
+def subgroup_sampler(family, rng, n_groups, setting, prevalence=0.1):
     """``sample(g, size, rng) -> (y, score)`` for each subgroup of one population."""
     equal = setting in ("equal", "one_worse")
     worse = setting in ("varied", "one_worse")
@@ -95,7 +96,11 @@ def subgroup_sampler(family, rng, n_groups, setting):
         return _classifier(rng, n_groups, worse, equal)
     z = np.zeros(n_groups) if equal else rng.normal(size=n_groups)
     shift = np.zeros(n_groups) if equal else 0.5 * rng.normal(size=n_groups)
-    prev = np.full(n_groups, 0.1) if equal else expit(logit(0.1) + 0.4 * rng.normal(size=n_groups))
+    prev = (
+        np.full(n_groups, prevalence)
+        if equal
+        else expit(logit(prevalence) + 0.4 * rng.normal(size=n_groups))
+    )
     drop = np.zeros(n_groups)
     if worse:
         drop[0] = 0.55
@@ -137,20 +142,22 @@ def subgroup_sampler(family, rng, n_groups, setting):
 
 
 def one(args):
-    family, setting, rep, seed, margin, groups, priors, worse_size = args
+    family, setting, rep, seed, margin, groups, priors, worse_size, sizes, prevalence, max_pos = (
+        args
+    )
     rng = np.random.default_rng([seed, rep])
     n_groups = int(rng.integers(groups[0], groups[1] + 1))
-    sample = subgroup_sampler(family, rng, n_groups, setting)
+    sample = subgroup_sampler(family, rng, n_groups, setting, prevalence)
     truth = np.empty(n_groups)
     ys, ss, gs, big = [], [], [], []
     for g in range(n_groups):
         yt, st = sample(g, 400_000, rng)
         truth[g] = bp.average_precision_score(yt, st)
         big.append((yt, st))
-        lo, hi = worse_size if g == 0 and setting != "equal" else (40, 400)
+        lo, hi = worse_size if g == 0 and setting != "equal" and worse_size else sizes
         while True:
             y, s = sample(g, int(rng.integers(lo, hi + 1)), rng)
-            if 3 <= y.sum() <= 40:
+            if 3 <= y.sum() <= max_pos:
                 break
         ys.append(y)
         ss.append(s)
@@ -271,11 +278,23 @@ def main(argv=None):
     parser.add_argument("--groups", type=int, nargs=2, default=(6, 12))
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
+        "--sizes", type=int, nargs=2, default=(40, 400), help="size range of the subgroups"
+    )
+    parser.add_argument(
         "--worse-size",
         type=int,
         nargs=2,
-        default=(40, 400),
-        help="size range of the worse subgroup (the others: 40-400)",
+        default=None,
+        help="size range of the worse subgroup (default: --sizes)",
+    )
+    parser.add_argument(
+        "--prevalence", type=float, default=0.1, help="the subgroups' typical prevalence"
+    )
+    parser.add_argument(
+        "--max-positives",
+        type=int,
+        default=40,
+        help="a subgroup sample is redrawn until it has 3 to this many positives",
     )
     parser.add_argument(
         "--prior",
@@ -297,7 +316,10 @@ def main(argv=None):
             args.margin,
             tuple(args.groups),
             priors,
-            tuple(args.worse_size),
+            tuple(args.worse_size) if args.worse_size else None,
+            tuple(args.sizes),
+            args.prevalence,
+            args.max_positives,
         )
         for r in range(args.reps)
     ]
@@ -308,8 +330,9 @@ def main(argv=None):
         results = [one(t) for t in tasks]
     print(
         f"family {args.family}, setting {args.setting}, margin {args.margin}, level {LEVEL}, "
-        f"priors {priors or 'default'}, worse subgroup of {args.worse_size[0]}-"
-        f"{args.worse_size[1]} items"
+        f"priors {priors or 'default'}, subgroups of {args.sizes[0]}-{args.sizes[1]} items "
+        f"(worse one: {args.worse_size or args.sizes}), prevalence {args.prevalence}, "
+        f"3-{args.max_positives} positives"
     )
     print(summarize(results, args.setting))
     if args.save:
