@@ -554,6 +554,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
     log_lam = np.zeros((chains, g))
     p_step = np.full((chains, g), 1.0) * 2.0 / np.sqrt(n * expit(logit_p.mean(0)) + 4.0)
     spread_step = np.full(5, 0.5)
+    mean_step = np.full(2, 0.1)  # the mean moves of mu and log sigma
     pooled = (npos.sum() + 0.5) / (n.sum() + 1.0)
     p_mean_step = 1.7 / np.sqrt(n.sum() * pooled * (1.0 - pooled) + 1.0)
     nu = priors.mu_df
@@ -749,10 +750,10 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
                 spread_step[k] *= np.exp((rate - 0.4) / np.sqrt(1.0 + it / 3.0))
             else:
                 acc["spread"] += accept.mean() / 2
-            # mean move: every subgroup's effect shifted together
-            delta = 0.5 * s[:, k] * rng.standard_normal(chains) / np.sqrt(
-                g
-            ) + 0.05 * rng.standard_normal(chains)
+            # mean move: every subgroup's effect shifted together (its step is tuned in
+            # the warm-up: with a small spread the data pin the mean far more loosely than
+            # the centred draw's s / sqrt(G) steps, and a fixed step crawled)
+            delta = mean_step[k - 2] * rng.standard_normal(chains)
             prop = theta.copy()
             prop[..., k] += delta[:, None]
             p1 = lik.class_loglik(1, c, prop)
@@ -766,7 +767,10 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             theta = np.where(accept[:, None, None], prop, theta)
             ll1 = np.where(accept[:, None], p1, ll1)
             m[:] = np.where(accept, new_m, m)
-            if not warm:
+            if warm:
+                rate = np.mean(np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0)))
+                mean_step[k - 2] *= np.exp((rate - 0.4) / np.sqrt(1.0 + it / 3.0))
+            else:
                 acc["mean"] += accept.mean() / 2
 
         # 4. prevalences: random-walk Metropolis per subgroup, then their population
