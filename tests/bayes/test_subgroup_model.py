@@ -263,11 +263,13 @@ def test_fast_sampler_matches_nuts_reduced(rng):
 
 @pytest.mark.slow
 def test_fast_sampler_matches_nuts(rng):
-    """Longer runs (ESS ~1000-2000 each): quantiles within their Monte Carlo error (about
-    0.25-0.35 sd at 5 standard errors), and the hyperparameters' quantiles within 0.15 sd."""
+    """Longer runs (ESS ~1000-2000 each): the subgroups' AP and four hyperparameters
+    (spreads mix slowest: their ESS is a few hundred), quantiles within their Monte Carlo
+    error as in the reduced test."""
     ap, ref, fast, post = _nuts_vs_fast(rng, 2000)
     _assert_close(ap, ref, 0.05)
     for name in ("s_mu", "m_mu", "s_shift", "s_log_scale"):
-        q_fast = np.quantile(fast[name], [0.1, 0.5, 0.9])
-        q_ref = np.quantile(post[name].values, [0.1, 0.5, 0.9])
-        np.testing.assert_allclose(q_fast, q_ref, atol=0.15 * post[name].values.std())
+        dims = ("chain", "draw", "subgroup")
+        hyper = xr.DataArray(fast[name][..., None], dims=dims)
+        hyper_ref = xr.DataArray(post[name].values[..., None], dims=dims)
+        _assert_close(hyper, hyper_ref, 0.05)
