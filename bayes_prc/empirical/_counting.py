@@ -409,15 +409,41 @@ def _weighted_counts_by_gather(is_pos, y_score, w):
     return fps, tps, s[idx]
 
 
-def _weighted_counts(is_pos, y_score, w):
-    n = y_score.shape[0]
-    w_min = w.min() if n else 1.0
-    if w_min == 0:  # dropped, as scikit-learn does: they create no threshold
+def _drop_zero_weights(is_pos, y_score, w):
+    """Samples of weight zero dropped, as scikit-learn does (they create no threshold);
+    also returns the smallest remaining weight (1.0 when none remain)."""
+    w_min = w.min() if w.shape[0] else 1.0
+    if w_min == 0:
         keep = w != 0
         is_pos, y_score, w = is_pos[keep], y_score[keep], w[keep]
         del keep
-        n = y_score.shape[0]
-        w_min = w.min() if n else 1.0
+        w_min = w.min() if w.shape[0] else 1.0
+    return is_pos, y_score, w, w_min
+
+
+def _sorted_weighted_keys(k, is_pos, w, v, kind):
+    """The kernels' keys of the scores, each carrying its label-signed weight, stably
+    radix-sorted. Returns ``keys``, ``signed_w``, ``zero_bits`` and the sort's two
+    scratch buffers (free again: callers reuse them as output or drop them)."""
+    n = v.shape[0]
+    keys = np.empty(n, dtype=np.uint64)
+    signed_w = np.empty(n)
+    kmin, kmax, zero_bits = k.weighted_keys(
+        v,
+        kind,
+        _read_only(np.ascontiguousarray(is_pos, dtype=bool)),
+        _read_only(np.ascontiguousarray(w, dtype=np.float64)),
+        keys,
+        signed_w,
+    )
+    tmp, tmp_w = np.empty(n, dtype=np.uint64), np.empty(n)
+    k.sort_pairs(keys, signed_w, tmp, tmp_w, np.uint64(kmin), np.uint64(kmax))
+    return keys, signed_w, zero_bits, tmp, tmp_w
+
+
+def _weighted_counts(is_pos, y_score, w):
+    is_pos, y_score, w, w_min = _drop_zero_weights(is_pos, y_score, w)
+    n = y_score.shape[0]
     if n == 0:
         return np.zeros(0), np.zeros(0), y_score[:0].copy()
     k = _radix_kernels(n) if w_min > 0 else None
@@ -467,19 +493,8 @@ def _weighted_counts_radix(k, is_pos, y_score, w, v, kind):
     of the keys, each carrying its label-signed weight, then scikit-learn's running sums
     in that order."""
     n = v.shape[0]
-    keys = np.empty(n, dtype=np.uint64)
-    signed_w = np.empty(n)
-    kmin, kmax, zero_bits = k.weighted_keys(
-        v,
-        kind,
-        _read_only(np.ascontiguousarray(is_pos, dtype=bool)),
-        _read_only(np.ascontiguousarray(w, dtype=np.float64)),
-        keys,
-        signed_w,
-    )
-    tmp = np.empty(n, dtype=np.uint64)
-    k.sort_pairs(keys, signed_w, tmp, np.empty(n), np.uint64(kmin), np.uint64(kmax))
-    del tmp
+    keys, signed_w, zero_bits, tmp, tmp_w = _sorted_weighted_keys(k, is_pos, w, v, kind)
+    del tmp, tmp_w
     fps = np.empty(k.n_distinct(keys))
     k.weighted_counts(keys, signed_w, kind, zero_bits, fps)  # tps, thresholds in place
     m = fps.shape[0]
@@ -519,27 +534,12 @@ def roc_corner_counts(is_pos, y_score, sample_weight=None):
         return (packed >> np.uint64(32)).astype(np.float64), (
             packed & np.uint64(0xFFFFFFFF)
         ).astype(np.float64)
-    w = sample_weight
-    if n and w.min() == 0:  # dropped, as scikit-learn does
-        keep = w != 0
-        is_pos, y_score, w = is_pos[keep], y_score[keep], w[keep]
+    is_pos, y_score, w, w_min = _drop_zero_weights(is_pos, y_score, sample_weight)
     n = y_score.shape[0]
     inp = _kernel_input(y_score)
-    if n == 0 or w.min() < 0 or inp is None:
+    if n == 0 or w_min < 0 or inp is None:
         return None
-    v, kind = inp
-    keys = np.empty(n, dtype=np.uint64)
-    signed_w = np.empty(n)
-    kmin, kmax, _ = k.weighted_keys(
-        v,
-        kind,
-        _read_only(np.ascontiguousarray(is_pos, dtype=bool)),
-        _read_only(np.ascontiguousarray(w, dtype=np.float64)),
-        keys,
-        signed_w,
-    )
-    tmp, tmp_w = np.empty(n, dtype=np.uint64), np.empty(n)
-    k.sort_pairs(keys, signed_w, tmp, tmp_w, np.uint64(kmin), np.uint64(kmax))
+    keys, signed_w, _, tmp, tmp_w = _sorted_weighted_keys(k, is_pos, w, *inp)
     out_f = tmp.view(np.float64)  # the sort's scratch buffers are free again
     m = k.roc_corners_weighted(keys, signed_w, out_f, tmp_w)
     if m <= n // 2:  # few corners (ties, or straight runs): do not keep the buffers
