@@ -465,6 +465,12 @@ class _Spread:
         return -0.5 * (s / self.prior_scale) ** 2
 
 
+def _mean_acceptance(log_a):
+    """Mean Metropolis acceptance probability over chains (a NaN proposal counts as 0),
+    which the warm-up's step-size adaptation steers."""
+    return np.mean(np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0)))
+
+
 def _normal_mean(effects, s, prior_sd, rng, weights=None):
     """Gibbs draw of a population mean with a Normal(0, prior_sd) prior, per chain.
 
@@ -727,7 +733,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             ll1 = np.where(accept[:, None], p1, ll1)
             s[:, k] = np.where(accept, s[:, k] * f, s[:, k])
             if warm:
-                rate = np.mean(np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0)))
+                rate = _mean_acceptance(log_a)
                 spread_step[k] *= np.exp((rate - 0.4) / np.sqrt(1.0 + it / 6.0))
         for k, m, prior_sd in ((2, m_mu, priors.mu_sd), (3, m_ls, priors.log_sigma_sd)):
             # spread move: effects scaled about their mean (standardized effects fixed)
@@ -746,7 +752,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             ll1 = np.where(accept[:, None], p1, ll1)
             s[:, k] = np.where(accept, s[:, k] * f, s[:, k])
             if warm:
-                rate = np.mean(np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0)))
+                rate = _mean_acceptance(log_a)
                 spread_step[k] *= np.exp((rate - 0.4) / np.sqrt(1.0 + it / 3.0))
             else:
                 acc["spread"] += accept.mean() / 2
@@ -768,7 +774,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             ll1 = np.where(accept[:, None], p1, ll1)
             m[:] = np.where(accept, new_m, m)
             if warm:
-                rate = np.mean(np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0)))
+                rate = _mean_acceptance(log_a)
                 mean_step[k - 2] *= np.exp((rate - 0.4) / np.sqrt(1.0 + it / 3.0))
             else:
                 acc["mean"] += accept.mean() / 2
@@ -802,7 +808,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         logit_p = np.where(accept[:, None], prop, logit_p)
         s[:, 4] = np.where(accept, s[:, 4] * f, s[:, 4])
         if warm:
-            rate = np.mean(np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0)))
+            rate = _mean_acceptance(log_a)
             spread_step[4] *= np.exp((rate - 0.4) / np.sqrt(1.0 + it / 3.0))
         # mean move: every logit prevalence shifted with the population mean (the
         # deviations held fixed). With a small spread the centred draw of m_p crawls in
