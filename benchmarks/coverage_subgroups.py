@@ -171,6 +171,7 @@ def one(args):
         np.concatenate([st[:k] for (_, st), k in zip(big, take, strict=True)]),
     )
     del big
+
     def fit():
         return bp.compare_subgroups(
             y,
