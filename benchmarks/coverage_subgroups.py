@@ -21,14 +21,18 @@ own class-conditional score distributions from one of five families:
 worse (its positives are shifted down; its true AP is printed, about 0.2 below the
 others'). ``--setting one_worse``: every other subgroup has the same distributions and
 prevalence (0.1), the first is worse as in ``varied``. ``--setting equal``: every
-subgroup has the same distributions and prevalence.
+subgroup has the same distributions and prevalence. ``--worse-size`` gives the worse
+subgroup its own size range (and only asks it for 3 positives): the flag's power curve
+over the worse subgroup's number of positives.
 The targets are each subgroup's population AP (400 000 items of that subgroup).
 
 Rows: ``pooled`` (``compare_subgroups``, posterior mean and 90% HDI), ``independent``
 (each subgroup's semiparametric fit alone), ``bootstrap`` (per-subgroup percentile
 bootstrap), ``empirical`` (RMSE only). Flags: ``prob_below_overall > 0.9`` with
 ``--margin`` (0.05): detection = the worse subgroup flagged (varied); false flag = any
-subgroup flagged (equal); against the truth: the pooled population's AP (the subgroups'
+subgroup flagged (equal); the same rule on the independent fits (each subgroup's own
+posterior against the pooled model's overall draws: the power without pooling's pull
+towards the crowd); against the truth: the pooled population's AP (the subgroups'
 400 000-item samples mixed in the data set's proportions) gives each subgroup's true
 answer (AP below overall minus the margin), and the flags' power and false-flag rate per
 subgroup are printed against it; seed stability = the share of data sets whose set of flagged
@@ -154,10 +158,12 @@ def one(args):
         yt, st = sample(g, 400_000, rng)
         truth[g] = bp.average_precision_score(yt, st)
         big.append((yt, st))
-        lo, hi = worse_size if g == 0 and setting != "equal" and worse_size else sizes
+        sized = g == 0 and setting != "equal" and worse_size
+        lo, hi = worse_size if sized else sizes
+        top = np.inf if sized else max_pos  # a sized worse subgroup: at least 3 positives
         while True:
             y, s = sample(g, int(rng.integers(lo, hi + 1)), rng)
-            if 3 <= y.sum() <= max_pos:
+            if 3 <= y.sum() <= top:
                 break
         ys.append(y)
         ss.append(s)
@@ -202,6 +208,11 @@ def one(args):
         out[method] = rows[["estimate", "low", "high"]].to_numpy(dtype=float)
     out["empirical"] = res.table["empirical"].to_numpy(dtype=float)
     out["flags"] = res.table["flagged"].to_numpy()
+    out["positives"] = res.table["positives"].to_numpy()
+    # the same rule on the independent fits (no pooling), against the same overall draws
+    ind = res.independent_posterior.values
+    below = ind < res.overall.draws.values[..., None] - margin
+    out["flags_independent"] = below.mean(axis=(0, 1)) > bp.subgroups.FLAG_PROBABILITY
     out["flags_again"] = again.table["flagged"].to_numpy()
     out["check_p"] = res.fit_check(random_seed=int(rng.integers(2**32)), n_draws=300).p_value
     return out
@@ -240,8 +251,17 @@ def summarize(results, setting):
     if setting in ("varied", "one_worse"):
         det = [r["flags"][0] for r in results]
         others = [r["truth"][1:].mean() - r["truth"][0] for r in results]
-        lines.append(f"worse subgroup: true AP below the others' mean by {np.mean(others):.3f}")
+        worse_pos = [r["positives"][0] for r in results]
+        lines.append(
+            f"worse subgroup: true AP below the others' mean by {np.mean(others):.3f}; "
+            f"its positives: median {np.median(worse_pos):.0f} "
+            f"(range {np.min(worse_pos)}-{np.max(worse_pos)})"
+        )
         lines.append(f"detection (worse subgroup flagged): {_rate(det)}")
+        lines.append(
+            "detection by the same rule on the independent fits: "
+            f"{_rate([r['flags_independent'][0] for r in results])}"
+        )
         wrong = [r["flags"][1:].any() for r in results]
         lines.append(f"another subgroup flagged: {_rate(wrong)}")
     else:
@@ -254,6 +274,12 @@ def summarize(results, setting):
         f"truly below overall - margin: {below.sum()} of {below.size} subgroups; flagged "
         f"among them (power): {_rate(flags[below]) if below.any() else 'n/a'}; among the "
         f"others (false flags per subgroup): {_rate(flags[~below])}"
+    )
+    ind_flags = np.concatenate([r["flags_independent"] for r in results])
+    lines.append(
+        "the same rule on the independent fits: power "
+        f"{_rate(ind_flags[below]) if below.any() else 'n/a'}; false flags per subgroup "
+        f"{_rate(ind_flags[~below])}"
     )
     change = [np.any(r["flags"] != r["flags_again"]) for r in results]
     lines.append(f"flagged set changes with the seed alone: {_rate(change)}")

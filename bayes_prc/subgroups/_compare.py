@@ -280,34 +280,59 @@ class SubgroupComparison(PosteriorDraws):
         return self._summary(names, ci_prob, kind=kind)
 
     @cached_property
+    def independent_posterior(self):
+        """Each subgroup's metric draws from its own fit, without pooling.
+
+        The semiparametric (rank-based binormal) model fitted to each subgroup alone, with
+        as many chains and draws as the pooled fit: the comparison row of
+        :attr:`comparison`, and the reference that shows how much pooling moved each
+        subgroup. Computed on first access (one fit per subgroup), reproducibly from the
+        comparison's seed.
+
+        Returns
+        -------
+        xarray.DataArray
+            Dims ``chain``, ``draw``, ``subgroup``; all NaN for a subgroup without a
+            positive or without a negative (one subgroup's model needs both classes).
+        """
+        inp = self._inputs
+        post = self.idata["posterior"]
+        chains, draws = post.sizes["chain"], post.sizes["draw"]
+        out = independent_subgroup_draws(
+            inp["is_pos"],
+            inp["score"],
+            inp["codes"],
+            len(self.labels),
+            draws=draws,
+            chains=chains,
+            rng=np.random.default_rng([inp["seed_comparison"], 0]),
+        )[self.metric]
+        return xr.DataArray(
+            out.reshape(-1, chains, draws).transpose(1, 2, 0),
+            dims=("chain", "draw", "subgroup"),
+            coords={"subgroup": _coordinate(self.labels)},
+            name=self.metric,
+        )
+
+    @cached_property
     def comparison(self):
         """Each subgroup's interval by three methods, to compare.
 
         Rows (subgroup, method) for the methods of :data:`SUBGROUP_METHODS`:
         ``pooled`` (this model), ``independent`` (the semiparametric model fitted to the
-        subgroup alone: the rank-based fit without pooling) and ``bootstrap`` (the
-        design-based stratified percentile bootstrap of the subgroup's empirical metric).
-        Columns ``estimate``, ``low``, ``high``, ``width`` and ``note``. Computed on first
-        access (one fit per subgroup), reproducibly from the comparison's seed.
+        subgroup alone, :attr:`independent_posterior`: the rank-based fit without
+        pooling) and ``bootstrap`` (the design-based stratified percentile bootstrap of
+        the subgroup's empirical metric). Columns ``estimate``, ``low``, ``high``,
+        ``width`` and ``note``. Computed on first access (one fit per subgroup),
+        reproducibly from the comparison's seed.
         """
         import arviz as az
 
-        inp = self._inputs
-        rng = np.random.default_rng(inp["seed_comparison"])
-        labels = self.labels
-        g = len(labels)
-        post = self.idata["posterior"]
-        draws = independent_subgroup_draws(
-            inp["is_pos"],
-            inp["score"],
-            inp["codes"],
-            g,
-            draws=post.sizes["draw"],
-            chains=post.sizes["chain"],
-            rng=rng,
-        )[self.metric]
+        rng = np.random.default_rng([self._inputs["seed_comparison"], 1])
+        g = len(self.labels)
+        draws = self.independent_posterior.values.reshape(-1, g).T
         rows = []
-        for i, label in enumerate(labels):
+        for i, label in enumerate(self.labels):
             t = self.table.iloc[i]
             rows.append((label, "pooled", t["estimate"], t["low"], t["high"], t["note"]))
             if np.all(np.isfinite(draws[i])):

@@ -102,6 +102,13 @@ def test_comparison_rows_against_references(fitted):
         assert ind["estimate"] == pytest.approx(float(ref.mean()), abs=0.25 * float(ref.std()))
     pooled = comp.xs("pooled", level="method")
     np.testing.assert_allclose(pooled["estimate"], res.table["estimate"])
+    # the independent row summarizes the independent draws, shaped as the pooled ones
+    ind = res.independent_posterior
+    assert ind.dims == ("chain", "draw", "subgroup") and ind.shape == res.posterior.shape
+    assert ind["subgroup"].values.tolist() == res.labels
+    independent = comp.xs("independent", level="method")
+    np.testing.assert_allclose(independent["estimate"], ind.mean(("chain", "draw")))
+    np.testing.assert_allclose(independent["low"], az.hdi(ind, prob=0.95).sel(ci_bound="lower"))
 
 
 def test_same_seed_same_result(rng):
