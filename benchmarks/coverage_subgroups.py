@@ -56,6 +56,7 @@ import warnings
 from multiprocessing import Pool
 
 import numpy as np
+from scipy import optimize, stats
 from scipy.special import expit, logit
 
 import bayes_prc as bp
@@ -108,7 +109,6 @@ def subgroup_sampler(family, rng, n_groups, setting, prevalence=0.1):
     drop = np.zeros(n_groups)
     if worse:
         drop[0] = 0.55
-    from scipy import stats
 
     def draw_pos(g, size, r):
         if family == "binormal":
@@ -224,6 +224,37 @@ def _rate(hits):
     return f"{p:.3f} +- {np.sqrt(p * (1 - p) / hits.size):.3f}"
 
 
+def _linear_shrinkage(results):
+    """RMSE gains of two linear shrinkages of the independent estimates (references).
+
+    Each subgroup's independent estimate ``y`` with its sd ``s`` (the 90% interval's
+    width / 3.29) is moved towards a centre ``m`` by ``s^2 / (s^2 + tau^2)``: with ``m``
+    and ``tau`` estimated from the data set (normal random effects, REML), and with the
+    oracle's ``m`` and ``tau`` (the mean and sd of the data set's true subgroup APs).
+    """
+    z = 2 * stats.norm.ppf(0.5 + LEVEL / 2)
+    sq = {"reml": [], "oracle": [], "independent": []}
+    for r in results:
+        ind = r["independent"]
+        ok = np.all(np.isfinite(ind), axis=1)
+        y, s, t = ind[ok, 0], (ind[ok, 2] - ind[ok, 1]) / z, r["truth"][ok]
+
+        def reml(log_tau, y=y, s=s):
+            v = s**2 + np.exp(2 * log_tau)
+            w = 1 / v
+            m = np.sum(w * y) / np.sum(w)
+            return 0.5 * (np.sum(np.log(v) + (y - m) ** 2 / v) + np.log(np.sum(w)))
+
+        tau2 = np.exp(2 * optimize.minimize_scalar(reml, bounds=(-8, 1), method="bounded").x)
+        w = 1 / (s**2 + tau2)
+        m = np.sum(w * y) / np.sum(w)
+        sq["reml"].append((y - s**2 * w * (y - m) - t) ** 2)
+        sq["oracle"].append((y - s**2 / (s**2 + t.var()) * (y - t.mean()) - t) ** 2)
+        sq["independent"].append((y - t) ** 2)
+    rmse = {k: np.sqrt(np.mean(np.concatenate(v))) for k, v in sq.items()}
+    return {k: 1 - rmse[k] / rmse["independent"] for k in ("reml", "oracle")}
+
+
 def summarize(results, setting):
     truth = np.concatenate([r["truth"] for r in results])
     lines = [f"data sets: {len(results)}, subgroups: {truth.size}"]
@@ -248,6 +279,11 @@ def summarize(results, setting):
         np.mean((indep[ok] - truth[ok]) ** 2)
     )
     lines.append(f"RMSE reduction of pooled vs independent (same subgroups): {gain:.1%}")
+    ref = _linear_shrinkage(results)
+    lines.append(
+        "  references, linear shrinkage of the independent estimates: spread by REML "
+        f"{ref['reml']:.1%}, oracle (each data set's true mean and spread) {ref['oracle']:.1%}"
+    )
     if setting in ("varied", "one_worse"):
         det = [r["flags"][0] for r in results]
         others = [r["truth"][1:].mean() - r["truth"][0] for r in results]
