@@ -114,8 +114,20 @@ class RecommendationTableMixin:
     become a caption above the table in notebooks (``_repr_html_``) and a line under it
     in text (``repr``); numbers are shown to 4 significant digits. The data are not
     changed: the values, rows and columns are the DataFrame's. A table whose recommended
-    row was filtered out shows no caption.
+    row was filtered out shows no caption. pandas operations return tables of the same
+    subclass; ``of`` makes one from a plain frame, keeping its ``attrs``.
     """
+
+    @property
+    def _constructor(self):
+        return type(self)
+
+    @classmethod
+    def of(cls, frame):
+        """``frame`` (a DataFrame with the table's attrs) as a table of this class."""
+        table = cls(frame)
+        table.attrs = frame.attrs
+        return table
 
     def _recommendation_text(self):
         rec = self.attrs.get("recommended")

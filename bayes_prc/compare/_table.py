@@ -18,14 +18,3 @@ class IntervalTable(RecommendationTableMixin, pd.DataFrame):
     has a caption naming ``attrs["recommended"]`` and why (``attrs["recommendation"]``),
     and numbers to 4 significant digits. ``pd.DataFrame(table)`` is the plain frame.
     """
-
-    @property
-    def _constructor(self):
-        return IntervalTable
-
-    @classmethod
-    def of(cls, frame):
-        """``frame`` (a DataFrame with the table's attrs) as an :class:`IntervalTable`."""
-        table = cls(frame)
-        table.attrs = frame.attrs
-        return table

@@ -16,14 +16,3 @@ class PoolIntervalTable(RecommendationTableMixin, pd.DataFrame):
     ``attrs``; in a notebook a caption names ``attrs["recommended"]`` and why, and
     numbers have 4 significant digits. ``pd.DataFrame(table)`` is the plain frame.
     """
-
-    @property
-    def _constructor(self):
-        return PoolIntervalTable
-
-    @classmethod
-    def of(cls, frame):
-        """``frame`` (a DataFrame with the table's attrs) as a :class:`PoolIntervalTable`."""
-        table = cls(frame)
-        table.attrs = frame.attrs
-        return table
