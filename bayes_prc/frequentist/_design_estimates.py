@@ -145,10 +145,30 @@ class ValidatedSelection:
         own = (1.0 - 2.0 * self.w) / self.n_at  # derivative of the (i, i) correction
         return self.y * (tp / self.n_at + below + own - ap) / total
 
-    def threshold_parts(self, threshold):
-        above = self.s >= threshold
-        n_t = float(self.pool_sorted.size - np.searchsorted(self.pool_sorted, threshold, "left"))
-        return above.astype(np.float64), n_t
+    def require_positive(self, estimator, quantity):
+        """Raise the error of a selection without a labelled positive, if it has none."""
+        if self.n_pos == 0:
+            raise ValueError(
+                f"no positive among the labelled items: the {estimator} {quantity} is "
+                "undefined (label more items, or use bayes_prc.pool.fit_pool, whose prior "
+                "keeps it defined)"
+            )
+
+    def threshold_parts(self, threshold, metric):
+        """The validated ``threshold`` (a float), the labelled items at or above it (0/1
+        floats) and the pool's count at or above it (``N(score >= t)``).
+
+        Raises a ValueError naming ``threshold`` if it is not a finite number, or if
+        ``metric`` is ``"precision"`` and no pool item reaches it.
+        """
+        thr = np.asarray(threshold, dtype=np.float64)
+        if thr.ndim or not np.isfinite(thr):
+            raise ValueError(f"`threshold` must be a finite number; got {threshold!r}")
+        t = float(thr)
+        n_t = float(self.pool_sorted.size - np.searchsorted(self.pool_sorted, t, "left"))
+        if metric == "precision" and n_t == 0:
+            raise ValueError(f"`threshold` = {t!r} is above every pool score")
+        return t, (self.s >= t).astype(np.float64), n_t
 
     def variance(self, z):
         """Stratified variance of the Horvitz-Thompson total of ``z`` (Cochran 5.6)."""
@@ -252,13 +272,6 @@ def _check_interval_options(confidence_level, method, n_resamples):
     level = check_probability(confidence_level, "confidence_level")
     check_choice(method, "method", DESIGN_INTERVAL_METHODS)
     return level, check_int(n_resamples, "n_resamples")
-
-
-def _no_positive(quantity):
-    return ValueError(
-        f"no positive among the labelled items: the design-based {quantity} is undefined "
-        "(label more items, or use bayes_prc.pool.fit_pool, whose prior keeps it defined)"
-    )
 
 
 def prepare_selection(y_score, selection, y_labels=None):
@@ -391,8 +404,7 @@ def design_ap_interval(
     """
     level, n_resamples = _check_interval_options(confidence_level, method, n_resamples)
     d = prepare_selection(y_score, selection, y_labels)
-    if d.n_pos == 0:
-        raise _no_positive("average precision")
+    d.require_positive("design-based", "average precision")
     estimate = float(d.ap(d.w))
     z = reps = None
     if method == "linearization":
@@ -460,15 +472,10 @@ def design_threshold_interval(
     """
     level, n_resamples = _check_interval_options(confidence_level, method, n_resamples)
     check_choice(metric, "metric", ("precision", "recall"))
-    thr = np.asarray(threshold, dtype=np.float64)
-    if thr.ndim or not np.isfinite(thr):
-        raise ValueError(f"`threshold` must be a finite number; got {threshold!r}")
     d = prepare_selection(y_score, selection, y_labels)
-    above, n_t = d.threshold_parts(float(thr))
-    if metric == "precision" and n_t == 0:
-        raise ValueError(f"`threshold` = {float(thr)!r} is above every pool score")
-    if metric == "recall" and d.n_pos == 0:
-        raise _no_positive("recall")
+    thr, above, n_t = d.threshold_parts(threshold, metric)
+    if metric == "recall":
+        d.require_positive("design-based", "recall")
 
     def value(w):
         tp = np.sum(w * d.y * above, axis=-1)
@@ -484,5 +491,5 @@ def design_threshold_interval(
     else:
         reps = value(d.rescaled_weights(check_random_state(random_seed), n_resamples))
     return _interval(
-        d, estimate, z, reps, method, level, n_resamples, quantity=metric, threshold=float(thr)
+        d, estimate, z, reps, method, level, n_resamples, quantity=metric, threshold=thr
     )

@@ -243,14 +243,6 @@ def _check_options(confidence_level, n_resamples, n_folds, power):
     return level, n_resamples, n_folds
 
 
-def _no_positive(quantity):
-    return ValueError(
-        f"no positive among the labelled items: the prediction-powered {quantity} is "
-        "undefined (label more items, or use bayes_prc.pool.fit_pool, whose prior keeps "
-        "it defined)"
-    )
-
-
 def _run(d, n_folds, n_resamples, power, rng, stat):
     """Point estimate, replicates and power of statistic ``stat(weights, pool, own, lam)``."""
     seg = _Segments(d)
@@ -397,8 +389,7 @@ def ppi_ap_interval(
     """
     level, n_resamples, n_folds = _check_options(confidence_level, n_resamples, n_folds, power)
     d = prepare_selection(y_score, selection, y_labels)
-    if d.n_pos == 0:
-        raise _no_positive("average precision")
+    d.require_positive("prediction-powered", "average precision")
     rng = check_random_state(random_seed)
 
     def stat(seg, w, pool, own, grid):
@@ -471,16 +462,9 @@ def ppi_threshold_interval(
     """
     level, n_resamples, n_folds = _check_options(confidence_level, n_resamples, n_folds, power)
     check_choice(metric, "metric", ("precision", "recall"))
-    thr = np.asarray(threshold, dtype=np.float64)
-    if thr.ndim or not np.isfinite(thr):
-        raise ValueError(f"`threshold` must be a finite number; got {threshold!r}")
-    t = float(thr)
     d = prepare_selection(y_score, selection, y_labels)
-    n_t = float(d.pool_sorted.size - np.searchsorted(d.pool_sorted, t, "left"))
-    if metric == "precision" and n_t == 0:
-        raise ValueError(f"`threshold` = {t!r} is above every pool score")
-    if d.n_pos == 0:
-        raise _no_positive(metric)
+    t, _, n_t = d.threshold_parts(threshold, metric)
+    d.require_positive("prediction-powered", metric)
     rng = check_random_state(random_seed)
 
     def stat(seg, w, pool, own, grid):
