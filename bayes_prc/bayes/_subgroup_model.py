@@ -45,10 +45,21 @@ Metropolis-within-Gibbs, vectorized over chains and subgroups:
 
 1. each subgroup's ``(d, l, mu, log sigma)`` by random-walk Metropolis steps whose
    proposal covariance is learned per subgroup in the warm-up (Haario et al. 2001),
-   and by independence proposals from the population distribution (which let a
-   subgroup with few positives, whose posterior is mostly its prior, jump across it);
-2. the cutpoints by a Newton-Metropolis step: the proposal is the Gaussian of one
-   Newton step of their full conditional from the current point (tridiagonal Hessian);
+   by independence proposals from the population distribution (which let a
+   subgroup with few positives, whose posterior is mostly its prior, jump across it),
+   and, once the warm-up has seen the chains, by independence proposals of
+   ``(mu, log sigma)`` from a Student-t fitted to each subgroup's warm-up draws
+   (Gasemyr 2003: they let a subgroup unlike the others, whose population proposals
+   are rejected, cross its posterior in one move);
+2. the cutpoints by a Langevin-Newton step: the proposal is the Gaussian of a step
+   towards the Newton point of their full conditional (tridiagonal Hessian; the
+   simplified manifold MALA of Girolami & Calderhead 2011, its step tuned in the
+   warm-up), every other iteration; in the others, every subgroup's ``mu`` (or
+   ``log sigma``) and their population mean shift together and the cutpoints are
+   redrawn from that proposal given the shift: the shared monotone transform can trade
+   the positives' place and spread for its own shape, a ridge the one-at-a-time moves
+   crossed slowly (the smallest subgroup AP ESS at 200 subgroups of 50 items went from
+   70 to 454 of 2000 draws with these moves and the fitted proposals);
 3. the common translation and scale of the latent axis (cutpoints and subgroup
    locations together, a likelihood-free direction pinned only by the priors) by exact
    generalized Gibbs draws (Liu & Sabatti 2000), and ``m_l`` and ``m_c`` given the rest;
@@ -77,6 +88,10 @@ References
    for Bayesian computation", Biometrika 87 (2000) 353-369.
 .. [5] Y. Yu and X.-L. Meng, "To center or not to center: that is not the question",
    J. Comput. Graph. Stat. 20 (2011) 531-570.
+.. [7] J. Gasemyr, "On an adaptive version of the Metropolis-Hastings algorithm with
+   independent proposal distribution", Scand. J. Stat. 30 (2003) 159-173.
+.. [8] M. Girolami and B. Calderhead, "Riemann manifold Langevin and Hamiltonian Monte
+   Carlo methods", J. R. Stat. Soc. B 73 (2011) 123-214.
 """
 
 from __future__ import annotations
@@ -113,6 +128,9 @@ __all__ = [
 
 #: Random-walk steps of the subgroups' ROC parameters per iteration of the sampler.
 ROC_STEPS = 3
+#: Degrees of freedom and covariance inflation of the fitted independence proposal.
+FITTED_DF = 5.0
+FITTED_INFLATION = 1.3
 #: Order of the per-subgroup ROC parameters in the sampler's ``theta`` arrays.
 THETA_NAMES = ("shift", "log_scale", "mu", "log_sigma")
 
@@ -409,6 +427,38 @@ def _newton_terms(lik, c, theta, tau):
     return ll0, ll1, mean, ld, ls, ok
 
 
+def _cutpoint_forward(lik, c, theta, tau, h, rng):
+    """The cutpoints' Langevin-Newton proposal from ``c`` given ``theta``.
+
+    With ``m = c + H^{-1} g`` the Newton point of the full conditional (gradient ``g``,
+    negative Hessian ``H``, tridiagonal), the proposal is
+    ``N(c + h^2 / 2 (m - c), h^2 H^{-1})`` (simplified manifold MALA, Girolami & Calderhead
+    2011; ``h = sqrt 2`` is the Newton point itself).
+
+    Returns
+    -------
+    ll0, ll1 : log-likelihoods at ``(c, theta)`` per (chain, subgroup)
+    c_prop : the proposal, ``c`` where it is not ordered or not finite
+    log_q : log proposal density of ``c_prop`` (up to the constant the reverse shares)
+    ok : whether the proposal is usable
+    """
+    ll0, ll1, mean, ld, ls, ok = _newton_terms(lik, c, theta, tau)
+    mean = c + 0.5 * h**2 * (mean - c)
+    c_prop = mean + h * tridiag_back(ld, ls, rng.standard_normal(c.shape))
+    if c.shape[1] > 1:
+        ok &= np.all(np.diff(c_prop, axis=1) > 0, axis=1)
+    log_q = _gauss_logq(c_prop, mean, ld / h, ls / h)
+    return ll0, ll1, np.where(ok[:, None], c_prop, c), log_q, ok
+
+
+def _cutpoint_reverse(lik, c_prop, c, theta, tau, h):
+    """Log-likelihoods at ``(c_prop, theta)`` and the log density of proposing ``c`` from
+    ``c_prop`` (see :func:`_cutpoint_forward`)."""
+    q0, q1, mean, ld, ls, ok = _newton_terms(lik, c_prop, theta, tau)
+    mean = c_prop + 0.5 * h**2 * (mean - c_prop)
+    return q0, q1, _gauss_logq(c, mean, ld / h, ls / h), ok
+
+
 def _gauss_logq(x, mean, ld, ls):
     """Log density (up to a shared constant) of N(mean, (L L^T)^{-1}) at ``x``."""
     d = x - mean
@@ -567,6 +617,9 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
     w_mu = np.ones((chains, g))
     adapt_at = {int(tune * f) for f in (0.2, 0.4, 0.6)} if tune >= 100 else set()
     window = []
+    fitted = None  # the warm-up's fit of each subgroup's (mu, log sigma): see 1c
+    cut_step = np.full(chains, 1.0)  # the cutpoints' Langevin step (1: a Newton step)
+    ridge_step = np.full(2, 0.05)  # the ridge moves of mu and log sigma (2')
 
     total = tune + draws
     keep = {
@@ -591,8 +644,10 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
     cut = np.empty((chains, draws, c.shape[1]))
     acc = {
         "prior": 0.0,
+        "fitted": 0.0,
         "roc": 0.0,
         "cutpoints": 0.0,
+        "ridge": 0.0,
         "prevalence": 0.0,
         "spread": 0.0,
         "mean": 0.0,
@@ -635,8 +690,10 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
                 window.append(unit_free)
                 if it + 1 in adapt_at and len(window) > 20:
                     w = np.concatenate(window[len(window) // 2 :], axis=0)  # (draws * chains, G, 4)
-                    w = w - w.mean(axis=0)
+                    centre = w.mean(axis=0)
+                    w = w - centre
                     cov = np.einsum("ngi,ngj->gij", w, w) / max(w.shape[0] - 1, 1)
+                    fitted = _fitted_proposal(centre[:, 2:], cov[:, 2:, 2:])
                     cov = 2.38**2 / 4 * cov + 1e-8 * np.eye(4)
                     try:
                         chol = np.linalg.cholesky(cov)
@@ -668,29 +725,91 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             if not warm:
                 acc["prior"] += accept.mean() / 1.5
 
+        # 1c. each subgroup's (mu, log sigma) by an independence proposal from a
+        # Student-t fitted to its warm-up draws (Gasemyr 2003): one move that can cross
+        # the whole posterior, where the random walk needs many; it matters for a
+        # subgroup unlike the others, whose population proposals (1b) are rejected
+        if fitted is not None:
+            prop = theta.copy()
+            prop[..., 2:] = fitted.draw(rng, chains)
+            p1 = lik.class_loglik(1, c, prop)
+            log_a = (
+                p1
+                + group_prior(prop)
+                + fitted.log_density(theta[..., 2:])
+                - ll1
+                - group_prior(theta)
+                - fitted.log_density(prop[..., 2:])
+            )
+            accept = np.log(rng.uniform(size=log_a.shape)) < log_a
+            theta = np.where(accept[..., None], prop, theta)
+            ll1 = np.where(accept, p1, ll1)
+            if not warm:
+                acc["fitted"] += accept.mean()
+
         # 2. the shared cutpoints: Newton-Metropolis (the proposal is the Gaussian of
         # one Newton step from the current point; Qi & Minka 2002)
         # (every other iteration: the shared cutpoints are pinned down by all the data)
         if it % 2 == 0:
             tau = priors.cutpoint_sd * np.exp(m_c)[:, None]
-            ll0, ll1, mean_f, ld_f, ls_f, ok_f = _newton_terms(lik, c, theta, tau)
-            c_prop = mean_f + tridiag_back(ld_f, ls_f, rng.standard_normal(c.shape))
-            ordered = np.all(np.diff(c_prop, axis=1) > 0, axis=1) if c.shape[1] > 1 else ok_f
-            safe = np.where((ok_f & ordered)[:, None], c_prop, c)
-            q0, q1, mean_r, ld_r, ls_r, ok_r = _newton_terms(lik, safe, theta, tau)
+            h = cut_step[:, None]
+            ll0, ll1, c_prop, log_q_fwd, ok_f = _cutpoint_forward(lik, c, theta, tau, h, rng)
+            q0, q1, log_q_rev, ok_r = _cutpoint_reverse(lik, c_prop, c, theta, tau, h)
             log_a = (
                 (q0 + q1).sum(1)
                 - (ll0 + ll1).sum(1)
                 - 0.5 * (np.sum(c_prop**2, 1) - np.sum(c**2, 1)) / tau[:, 0] ** 2
-                + _gauss_logq(c, mean_r, ld_r, ls_r)
-                - _gauss_logq(c_prop, mean_f, ld_f, ls_f)
+                + log_q_rev
+                - log_q_fwd
             )
-            accept = ok_f & ok_r & ordered & (np.log(rng.uniform(size=chains)) < log_a)
+            accept = ok_f & ok_r & (np.log(rng.uniform(size=chains)) < log_a)
             c = np.where(accept[:, None], c_prop, c)
             ll0 = np.where(accept[:, None], q0, ll0)
             ll1 = np.where(accept[:, None], q1, ll1)
-            if not warm:
+            if warm:
+                rate = np.where(ok_f, np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0)), 0)
+                cut_step *= np.exp((rate - 0.57) / np.sqrt(1.0 + it / 6.0))
+                np.clip(cut_step, 0.05, 1.5, out=cut_step)
+            else:
                 acc["cutpoints"] += 2 * accept.mean()
+        else:
+            # 2'. the subgroups' common mu (or, alternately, log sigma) and the cutpoints
+            # together: a monotone transform can trade the positives' place and spread
+            # for the cutpoints' shape, a ridge that one-at-a-time moves cross slowly.
+            # Every subgroup's mu (log sigma) and their mean shift by delta, and the
+            # cutpoints are redrawn from their proposal given the shift.
+            k = 2 if it % 4 == 1 else 3
+            m, prior_sd = (m_mu, priors.mu_sd) if k == 2 else (m_ls, priors.log_sigma_sd)
+            tau = priors.cutpoint_sd * np.exp(m_c)[:, None]
+            h = cut_step[:, None]
+            delta = ridge_step[k - 2] * rng.standard_normal(chains)
+            prop = theta.copy()
+            prop[..., k] += delta[:, None]
+            _, _, c_prop, log_q_fwd, ok_f = _cutpoint_forward(lik, c, prop, tau, h, rng)
+            _, _, log_q_rev, ok_r = _cutpoint_reverse(lik, c_prop, c, theta, tau, h)
+            safe = np.where(ok_f[:, None], c_prop, c)
+            q0 = lik.class_loglik(0, safe, prop)
+            q1 = lik.class_loglik(1, safe, prop)
+            log_a = (
+                (q0 + q1).sum(1)
+                - (ll0 + ll1).sum(1)
+                - 0.5 * (np.sum(c_prop**2, 1) - np.sum(c**2, 1)) / tau[:, 0] ** 2
+                + _norm_logpdf(m + delta, 0.0, prior_sd)
+                - _norm_logpdf(m, 0.0, prior_sd)
+                + log_q_rev
+                - log_q_fwd
+            )
+            accept = ok_f & ok_r & (np.log(rng.uniform(size=chains)) < log_a)
+            c = np.where(accept[:, None], c_prop, c)
+            theta = np.where(accept[:, None, None], prop, theta)
+            m[:] = np.where(accept, m + delta, m)
+            ll0 = np.where(accept[:, None], q0, ll0)
+            ll1 = np.where(accept[:, None], q1, ll1)
+            if warm:
+                rate = np.where(ok_f, np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0)), 0)
+                ridge_step[k - 2] *= np.exp((rate.mean() - 0.4) / np.sqrt(1.0 + it / 12.0))
+            else:
+                acc["ridge"] += 2 * accept.mean()
 
         # 2b. the latent scale's origin and unit: translating (or scaling) the cutpoints
         # and every subgroup's location together leaves the likelihood unchanged, so
@@ -855,6 +974,41 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         "acceptance": {k: v / max(draws, 1) for k, v in acc.items()},
     }
     return out
+
+
+class _FittedT:
+    """Independence proposal of each subgroup's ``(mu, log sigma)``: a bivariate Student-t
+    (``FITTED_DF`` degrees of freedom) centred at the warm-up draws' mean with their
+    covariance inflated by ``FITTED_INFLATION**2`` (heavier tails and more spread than
+    the target, so that the importance ratio stays bounded)."""
+
+    def __init__(self, mean, chol):
+        self.mean, self.chol = mean, chol  # (G, 2), (G, 2, 2)
+        self.log_det = np.log(chol[:, 0, 0]) + np.log(chol[:, 1, 1])
+
+    def draw(self, rng, chains):
+        g = self.mean.shape[0]
+        z = rng.standard_normal((chains, g, 2))
+        z /= np.sqrt(rng.chisquare(FITTED_DF, (chains, g, 1)) / FITTED_DF)
+        return self.mean + np.einsum("gij,bgj->bgi", self.chol, z)
+
+    def log_density(self, x):
+        """Log density up to a constant, shape (chains, G)."""
+        d = x - self.mean
+        # forward substitution with the lower-triangular factor
+        u0 = d[..., 0] / self.chol[:, 0, 0]
+        u1 = (d[..., 1] - self.chol[:, 1, 0] * u0) / self.chol[:, 1, 1]
+        return -0.5 * (FITTED_DF + 2) * np.log1p((u0**2 + u1**2) / FITTED_DF) - self.log_det
+
+
+def _fitted_proposal(mean, cov):
+    """The :class:`_FittedT` of the warm-up's (mu, log sigma) draws, or None if their
+    covariance is not positive definite."""
+    try:
+        chol = np.linalg.cholesky(FITTED_INFLATION**2 * cov + 1e-8 * np.eye(2))
+    except np.linalg.LinAlgError:  # pragma: no cover - keep the random walk only
+        return None
+    return _FittedT(mean, chol)
 
 
 def _translate(c, theta, s_shift, tau, rng):
