@@ -172,6 +172,9 @@ class SubgroupComparison(PosteriorDraws):
         whole curves: :meth:`curve_draws` and :meth:`pr_band`.
     overall : OverallPosterior
         All items together (the pooled population of the same model).
+    independent_posterior : xarray.DataArray
+        Each subgroup's metric draws from its own fit, without pooling (computed on
+        first access); :attr:`comparison` sets its intervals beside the pooled ones.
     idata : DataTree
         Every draw: the subgroups' AP, ROC AUC, prevalence and binormal parameters, the
         population means and spreads (``m_*``, ``s_*``) and the cutpoints.
