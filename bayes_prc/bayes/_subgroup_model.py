@@ -747,9 +747,9 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             if not warm:
                 acc["fitted"] += accept.mean()
 
-        # 2. the shared cutpoints: Newton-Metropolis (the proposal is the Gaussian of
-        # one Newton step from the current point; Qi & Minka 2002)
-        # (every other iteration: the shared cutpoints are pinned down by all the data)
+        # 2. the shared cutpoints: Langevin-Newton Metropolis (a Gaussian proposal
+        # towards the Newton point of their full conditional; Qi & Minka 2002, Girolami &
+        # Calderhead 2011), every other iteration (they are pinned down by all the data)
         if it % 2 == 0:
             tau = priors.cutpoint_sd * np.exp(m_c)[:, None]
             h = cut_step[:, None]
@@ -787,9 +787,8 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             prop[..., k] += delta[:, None]
             _, _, c_prop, log_q_fwd, ok_f = _cutpoint_forward(lik, c, prop, tau, h, rng)
             _, _, log_q_rev, ok_r = _cutpoint_reverse(lik, c_prop, c, theta, tau, h)
-            safe = np.where(ok_f[:, None], c_prop, c)
-            q0 = lik.class_loglik(0, safe, prop)
-            q1 = lik.class_loglik(1, safe, prop)
+            q0 = lik.class_loglik(0, c_prop, prop)  # c_prop is c where it is unusable
+            q1 = lik.class_loglik(1, c_prop, prop)
             log_a = (
                 (q0 + q1).sum(1)
                 - (ll0 + ll1).sum(1)
