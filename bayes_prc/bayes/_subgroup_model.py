@@ -515,10 +515,15 @@ class _Spread:
         return -0.5 * (s / self.prior_scale) ** 2
 
 
+def _acceptance(log_a):
+    """Metropolis acceptance probabilities ``min(1, e^log_a)``, elementwise (a NaN
+    proposal counts as 0): what the warm-up's step-size adaptation steers."""
+    return np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0))
+
+
 def _mean_acceptance(log_a):
-    """Mean Metropolis acceptance probability over chains (a NaN proposal counts as 0),
-    which the warm-up's step-size adaptation steers."""
-    return np.mean(np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0.0)))
+    """Mean of :func:`_acceptance` over chains."""
+    return np.mean(_acceptance(log_a))
 
 
 def _normal_mean(effects, s, prior_sd, rng, weights=None):
@@ -681,8 +686,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             theta = np.where(accept[..., None], prop, theta)
             ll0 = np.where(accept, p0, ll0)
             ll1 = np.where(accept, p1, ll1)
-            rate = np.exp(np.minimum(log_a, 0.0))
-            rate[~np.isfinite(rate)] = 0.0
+            rate = _acceptance(log_a)
             if warm:
                 log_lam += (rate - 0.3) / np.sqrt(1.0 + it / 3.0)
                 unit_free = theta.copy()  # locations in the latent axis' unit (e^m_l)
@@ -750,9 +754,9 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         # 2. the shared cutpoints: Langevin-Newton Metropolis (a Gaussian proposal
         # towards the Newton point of their full conditional; Qi & Minka 2002, Girolami &
         # Calderhead 2011), every other iteration (they are pinned down by all the data)
+        tau = priors.cutpoint_sd * np.exp(m_c)[:, None]
+        h = cut_step[:, None]
         if it % 2 == 0:
-            tau = priors.cutpoint_sd * np.exp(m_c)[:, None]
-            h = cut_step[:, None]
             ll0, ll1, c_prop, log_q_fwd, ok_f = _cutpoint_forward(lik, c, theta, tau, h, rng)
             q0, q1, log_q_rev, ok_r = _cutpoint_reverse(lik, c_prop, c, theta, tau, h)
             log_a = (
@@ -767,7 +771,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             ll0 = np.where(accept[:, None], q0, ll0)
             ll1 = np.where(accept[:, None], q1, ll1)
             if warm:
-                rate = np.where(ok_f, np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0)), 0)
+                rate = np.where(ok_f, _acceptance(log_a), 0.0)
                 cut_step *= np.exp((rate - 0.57) / np.sqrt(1.0 + it / 6.0))
                 np.clip(cut_step, 0.05, 1.5, out=cut_step)
             else:
@@ -780,8 +784,6 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             # cutpoints are redrawn from their proposal given the shift.
             k = 2 if it % 4 == 1 else 3
             m, prior_sd = (m_mu, priors.mu_sd) if k == 2 else (m_ls, priors.log_sigma_sd)
-            tau = priors.cutpoint_sd * np.exp(m_c)[:, None]
-            h = cut_step[:, None]
             delta = ridge_step[k - 2] * rng.standard_normal(chains)
             prop = theta.copy()
             prop[..., k] += delta[:, None]
@@ -805,7 +807,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             ll0 = np.where(accept[:, None], q0, ll0)
             ll1 = np.where(accept[:, None], q1, ll1)
             if warm:
-                rate = np.where(ok_f, np.exp(np.minimum(np.nan_to_num(log_a, nan=-np.inf), 0)), 0)
+                rate = np.where(ok_f, _acceptance(log_a), 0.0)
                 ridge_step[k - 2] *= np.exp((rate.mean() - 0.4) / np.sqrt(1.0 + it / 12.0))
             else:
                 acc["ridge"] += 2 * accept.mean()
@@ -909,7 +911,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             accept = np.log(rng.uniform(size=log_a.shape)) < log_a
             logit_p = np.where(accept, prop, logit_p)
             if warm:
-                p_step *= np.exp((np.exp(np.minimum(log_a, 0)) - 0.4) / np.sqrt(1.0 + it / 10.0))
+                p_step *= np.exp((_acceptance(log_a) - 0.4) / np.sqrt(1.0 + it / 10.0))
             else:
                 acc["prevalence"] += accept.mean() / ROC_STEPS
         m_p = _normal_mean(logit_p, s[:, 4], priors.logit_prevalence_sd, rng)
