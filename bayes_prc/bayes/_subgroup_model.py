@@ -12,25 +12,24 @@ pooled scores with shared cutpoints ``c``. In subgroup ``g`` the latent negative
 ``N(d_g, e^{l_g})`` and the positives ``N(d_g + e^{l_g} mu_g, e^{l_g} sigma_g)``: the
 subgroup's binormal ROC curve has ``a = mu_g / sigma_g``, ``b = 1 / sigma_g``, and
 ``d_g``, ``l_g`` let the subgroup's scores sit higher or spread wider (a site whose
-scores run high) without changing its ROC curve. The prior of the shifts is stated in
-units of the typical subgroup's negatives (``e^{m_l}``) and that of the cutpoints in
-their own unit ``e^{m_c}``, so that rescaling the whole latent axis changes nothing but
-``m_l`` and ``m_c``: with a fixed scale, the volume of the ``K - 1 + G`` scaled
-coordinates would push the axis outwards until the cutpoints' prior binds, and that
-prior would then distort the tails of every subgroup's ROC curve. The cutpoints get a
-unit of their own because the ``K - 1`` of them pin it down: sharing ``m_l`` with them
-would make the cutpoints' spread, not the subgroups' negatives, set ``m_l``, and the
-log-scale spread ``s_l`` would then have to absorb the difference (it did, and mixed
-badly). Each subgroup's parameters are drawn from a population distribution whose
-spread is learned (partial pooling)::
+scores run high) without changing its ROC curve. The priors of the shifts and of the
+cutpoints' mean are stated in units of the typical subgroup's negatives (``e^{m_l}``),
+and the cutpoints' gaps have a flat prior in their logs, so that rescaling the whole
+latent axis changes nothing but ``m_l``: with a fixed scale, the volume of the
+``K - 1 + G`` scaled coordinates would push the axis outwards until the cutpoints' prior
+binds, and that prior would then distort the tails of every subgroup's ROC curve. The
+gaps' prior has no shape on purpose: an ordered normal prior whose scale is learned
+(this model's prior before) settles at the cutpoints' own spread, so it acts as a
+normal prior of that spread on each cutpoint and pulls the tail cutpoints, where the
+latent density is thin, towards the centre. Each subgroup's parameters are drawn from a
+population distribution whose spread is learned (partial pooling)::
 
     mu_g            ~ StudentT(mu_df, m_mu, s_mu) m_mu ~ Normal(0, mu_sd)
     log sigma_g     ~ Normal(m_ls, s_ls)         m_ls ~ Normal(0, log_sigma_sd)
     logit pi_g      ~ Normal(m_pi, s_pi)         m_pi ~ Normal(0, logit_prevalence_sd)
     d_g             ~ Normal(0, s_d e^m_l)       s_* ~ HalfNormal(*_spread)
     l_g             ~ Normal(m_l, s_l)           m_l ~ Normal(0, log_scale_sd)
-    cutpoints       ~ Normal(0, cutpoint_sd e^m_c), ordered
-                                                 m_c ~ Normal(0, log_scale_sd)
+    cutpoints       ~ flat in log(c_{k+1} - c_k), mean(c) ~ Normal(0, cutpoint_sd e^m_l)
     n_pos_g         ~ Binomial(n_g, pi_g)
     counts[g, j]    ~ Multinomial(n_gj, p_gj(cutpoints))
 
@@ -62,7 +61,7 @@ Metropolis-within-Gibbs, vectorized over chains and subgroups:
    70 to 454 of 2000 draws with these moves and the fitted proposals);
 3. the common translation and scale of the latent axis (cutpoints and subgroup
    locations together, a likelihood-free direction pinned only by the priors) by exact
-   generalized Gibbs draws (Liu & Sabatti 2000), and ``m_l`` and ``m_c`` given the rest;
+   generalized Gibbs draws (Liu & Sabatti 2000), and ``m_l`` given the rest;
 4. the population means and spreads by their full conditionals (normal; the spread on a
    fine grid of ``log s``), and, for ``mu`` and ``log sigma``, by a Metropolis move of the
    spread and of the mean in the non-centred parametrization (the subgroups' standardized
@@ -161,11 +160,11 @@ class SubgroupPriors(_Priors):
         scale (scores that run higher or wider in one subgroup); the location's spread
         is in units of the typical subgroup's negatives (``e^{m_l}``).
     log_scale_sd : float, default 1
-        Normal prior of ``m_l``, the population mean of the subgroups' log scale, and of
-        ``m_c``, the log unit of the cutpoints: they set the unit of the latent axis,
-        which no quantity of interest depends on.
+        Normal prior of ``m_l``, the population mean of the subgroups' log scale: it
+        sets the unit of the latent axis, which no quantity of interest depends on.
     cutpoint_sd : float, default 5
-        Ordered ``Normal(0, cutpoint_sd e^{m_c})`` prior of the shared cutpoints.
+        ``Normal(0, cutpoint_sd e^{m_l})`` prior of the mean of the shared cutpoints (their
+        gaps have a flat prior in their logs).
 
     Examples
     --------
@@ -378,20 +377,53 @@ def group_log_likelihood(data, cutpoints, theta):
 
 
 # ------------------------------------------------------------------------- the sampler
-def _cutpoint_mode(lik, c, theta, tau, max_iter=50, tol=1e-9):
-    """Mode of the cutpoints' full conditional (Newton with backtracking), batched."""
+class _CutpointPrior:
+    """The cutpoints' prior given the latent unit ``e^{m_l}`` (one per chain).
+
+    Flat in the log gaps between neighbouring cutpoints, and their mean
+    ``Normal(0, cutpoint_sd e^{m_l})``: the density
+    ``prod_k (c_{k+1} - c_k)^{-1} N(mean(c); 0, cutpoint_sd e^{m_l})`` has no shape, so it
+    pulls no cutpoint towards the others (an ordered normal prior, whatever its scale,
+    pulls the tail cutpoints inwards, and the subgroups' ROC tails with them), and it is
+    homogeneous of degree ``-(K - 1)`` in the cutpoints with the unit moved along, so
+    rescaling the latent axis changes nothing but ``m_l``'s prior.
+    """
+
+    def __init__(self, cutpoint_sd, unit):
+        self.scale = cutpoint_sd * np.asarray(unit, dtype=float)  # (B,)
+
+    def log_density(self, c):
+        """Log density (B,), up to a constant; ``-inf`` where ``c`` is not increasing."""
+        gaps = np.diff(c, axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_gaps = np.where(gaps > 0, np.log(np.where(gaps > 0, gaps, 1.0)), np.inf)
+        mean = c.mean(axis=1)
+        return -log_gaps.sum(axis=1) - 0.5 * (mean / self.scale) ** 2 - np.log(self.scale)
+
+    def gradient(self, c):
+        """Gradient of :meth:`log_density` with respect to ``c`` (B, K - 1)."""
+        inv = 1.0 / np.diff(c, axis=1)
+        grad = np.zeros_like(c)
+        grad[:, :-1] += inv
+        grad[:, 1:] -= inv
+        return grad - (c.mean(axis=1) / self.scale**2 / c.shape[1])[:, None]
+
+
+def _cutpoint_mode(lik, c, theta, prior, max_iter=50, tol=1e-9):
+    """Mode of the cutpoints' full conditional (Newton with backtracking), batched.
+
+    The Newton direction uses the likelihood's negative Hessian only (positive definite;
+    the prior's log gaps are convex), so it is an ascent direction.
+    """
 
     def objective(cc):
-        ll = lik.loglik(cc, theta).sum(axis=1)
-        ordered = np.all(np.diff(cc, axis=1) > 0, axis=1) if cc.shape[1] > 1 else True
-        return np.where(ordered, ll - 0.5 * np.sum(cc * cc, axis=1) / tau**2, -np.inf)
+        return lik.loglik(cc, theta).sum(axis=1) + prior.log_density(cc)
 
     obj = objective(c)
     for _ in range(max_iter):
         _, _, grad, hd, ho = lik.cutpoint_derivatives(c, theta)
-        grad = grad - c / tau**2
-        ld, ls = tridiag_cholesky(-(hd - 1.0 / tau**2), -ho)
-        step = tridiag_solve(ld, ls, grad)
+        ld, ls = tridiag_cholesky(-hd, -ho)
+        step = tridiag_solve(ld, ls, grad + prior.gradient(c))
         step[~np.isfinite(step)] = 0.0
         t = np.ones(c.shape[0])
         for _ in range(30):
@@ -411,23 +443,26 @@ def _cutpoint_mode(lik, c, theta, tau, max_iter=50, tol=1e-9):
     return c
 
 
-def _newton_terms(lik, c, theta, tau):
+def _newton_terms(lik, c, theta, prior):
     """Log-likelihoods at ``c`` and the Newton proposal N(mean, H^{-1}) made there.
 
-    ``tau`` (B, 1): each chain's prior sd of the cutpoints.
+    ``H`` is the likelihood's negative Hessian (tridiagonal, positive definite); the
+    gradient is the full conditional's (likelihood and ``prior``, a
+    :class:`_CutpointPrior`).
     """
     ll0, ll1, grad, hd, ho = lik.cutpoint_derivatives(c, theta)
-    ld, ls = tridiag_cholesky(-(hd - 1.0 / tau**2), -ho)
+    ld, ls = tridiag_cholesky(-hd, -ho)
     ok = np.all(np.isfinite(ld), axis=1) & np.all(np.isfinite(ls), axis=1)
     ld = np.where(ok[:, None], ld, 1.0)
     ls = np.where(ok[:, None], ls, 0.0)
-    step = tridiag_solve(ld, ls, grad - c / tau**2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        step = tridiag_solve(ld, ls, grad + prior.gradient(c))
     ok &= np.all(np.isfinite(step), axis=1)
     mean = c + np.where(ok[:, None], step, 0.0)
     return ll0, ll1, mean, ld, ls, ok
 
 
-def _cutpoint_forward(lik, c, theta, tau, h, rng):
+def _cutpoint_forward(lik, c, theta, prior, h, rng):
     """The cutpoints' Langevin-Newton proposal from ``c`` given ``theta``.
 
     With ``m = c + H^{-1} g`` the Newton point of the full conditional (gradient ``g``,
@@ -442,7 +477,7 @@ def _cutpoint_forward(lik, c, theta, tau, h, rng):
     log_q : log proposal density of ``c_prop`` (up to the constant the reverse shares)
     ok : whether the proposal is usable
     """
-    ll0, ll1, mean, ld, ls, ok = _newton_terms(lik, c, theta, tau)
+    ll0, ll1, mean, ld, ls, ok = _newton_terms(lik, c, theta, prior)
     mean = c + 0.5 * h**2 * (mean - c)
     c_prop = mean + h * tridiag_back(ld, ls, rng.standard_normal(c.shape))
     if c.shape[1] > 1:
@@ -451,10 +486,10 @@ def _cutpoint_forward(lik, c, theta, tau, h, rng):
     return ll0, ll1, np.where(ok[:, None], c_prop, c), log_q, ok
 
 
-def _cutpoint_reverse(lik, c_prop, c, theta, tau, h):
+def _cutpoint_reverse(lik, c_prop, c, theta, prior, h):
     """Log-likelihoods at ``(c_prop, theta)`` and the log density of proposing ``c`` from
     ``c_prop`` (see :func:`_cutpoint_forward`)."""
-    q0, q1, mean, ld, ls, ok = _newton_terms(lik, c_prop, theta, tau)
+    q0, q1, mean, ld, ls, ok = _newton_terms(lik, c_prop, theta, prior)
     mean = c_prop + 0.5 * h**2 * (mean - c_prop)
     return q0, q1, _gauss_logq(c, mean, ld / h, ls / h), ok
 
@@ -546,7 +581,7 @@ def _initial_state(data, lik, priors, chains, rng):
     theta[..., 2] = mu0
     theta += 0.05 * rng.standard_normal(theta.shape)
     c = np.repeat(c0[None], chains, axis=0)
-    c = _cutpoint_mode(lik, c, theta, priors.cutpoint_sd)
+    c = _cutpoint_mode(lik, c, theta, _CutpointPrior(priors.cutpoint_sd, np.ones(chains)))
     n = data.n.astype(float)
     npos = data.n_pos.astype(float)
     logit_p = np.log((npos + 0.5) / (n - npos + 0.5))
@@ -561,8 +596,6 @@ def _initial_state(data, lik, priors, chains, rng):
         "m_mu": np.full(chains, mu0),
         "m_ls": np.zeros(chains),
         "m_p": np.full(chains, float(np.mean(logit_p))),
-        # the cutpoints' log unit at its conditional mode given the starting cutpoints
-        "m_c": np.log(np.sqrt(np.mean(c**2, axis=1)) / priors.cutpoint_sd + 1e-12),
     }
     return state
 
@@ -595,7 +628,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
     state = _initial_state(data, lik, priors, chains, rng)
     c, theta = state["c"], state["theta"]
     logit_p, s = state["logit_p"], state["s"]
-    m_mu, m_ls, m_p, m_c = state["m_mu"], state["m_ls"], state["m_p"], state["m_c"]
+    m_mu, m_ls, m_p = state["m_mu"], state["m_ls"], state["m_p"]
     spreads = [
         _Spread(priors.shift_spread, g),
         _Spread(priors.log_scale_spread, g),
@@ -643,7 +676,6 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             "m_log_sigma",
             "m_logit_prevalence",
             "m_log_scale",
-            "m_log_cut_scale",
         )
     }
     cut = np.empty((chains, draws, c.shape[1]))
@@ -754,15 +786,16 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         # 2. the shared cutpoints: Langevin-Newton Metropolis (a Gaussian proposal
         # towards the Newton point of their full conditional; Qi & Minka 2002, Girolami &
         # Calderhead 2011), every other iteration (they are pinned down by all the data)
-        tau = priors.cutpoint_sd * np.exp(m_c)[:, None]
+        cut_prior = _CutpointPrior(priors.cutpoint_sd, np.exp(m_l))
         h = cut_step[:, None]
         if it % 2 == 0:
-            ll0, ll1, c_prop, log_q_fwd, ok_f = _cutpoint_forward(lik, c, theta, tau, h, rng)
-            q0, q1, log_q_rev, ok_r = _cutpoint_reverse(lik, c_prop, c, theta, tau, h)
+            ll0, ll1, c_prop, log_q_fwd, ok_f = _cutpoint_forward(lik, c, theta, cut_prior, h, rng)
+            q0, q1, log_q_rev, ok_r = _cutpoint_reverse(lik, c_prop, c, theta, cut_prior, h)
             log_a = (
                 (q0 + q1).sum(1)
                 - (ll0 + ll1).sum(1)
-                - 0.5 * (np.sum(c_prop**2, 1) - np.sum(c**2, 1)) / tau[:, 0] ** 2
+                + cut_prior.log_density(c_prop)
+                - cut_prior.log_density(c)
                 + log_q_rev
                 - log_q_fwd
             )
@@ -787,14 +820,15 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             delta = ridge_step[k - 2] * rng.standard_normal(chains)
             prop = theta.copy()
             prop[..., k] += delta[:, None]
-            _, _, c_prop, log_q_fwd, ok_f = _cutpoint_forward(lik, c, prop, tau, h, rng)
-            _, _, log_q_rev, ok_r = _cutpoint_reverse(lik, c_prop, c, theta, tau, h)
+            _, _, c_prop, log_q_fwd, ok_f = _cutpoint_forward(lik, c, prop, cut_prior, h, rng)
+            _, _, log_q_rev, ok_r = _cutpoint_reverse(lik, c_prop, c, theta, cut_prior, h)
             q0 = lik.class_loglik(0, c_prop, prop)  # c_prop is c where it is unusable
             q1 = lik.class_loglik(1, c_prop, prop)
             log_a = (
                 (q0 + q1).sum(1)
                 - (ll0 + ll1).sum(1)
-                - 0.5 * (np.sum(c_prop**2, 1) - np.sum(c**2, 1)) / tau[:, 0] ** 2
+                + cut_prior.log_density(c_prop)
+                - cut_prior.log_density(c)
                 + _norm_logpdf(m + delta, 0.0, prior_sd)
                 - _norm_logpdf(m, 0.0, prior_sd)
                 + log_q_rev
@@ -817,11 +851,10 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         # only the priors pin these directions down; one exact Gibbs draw of the
         # translation and a few Metropolis steps of the log scale factor move along them
         c, theta = _translate(
-            c, theta, s[:, 0] * np.exp(m_l), priors.cutpoint_sd * np.exp(m_c), rng
+            c, theta, s[:, 0] * np.exp(m_l), priors.cutpoint_sd * np.exp(m_l), rng
         )
-        c, theta, m_l, m_c = _rescale(c, theta, m_l, m_c, priors.log_scale_sd, rng)
-        m_l = _log_unit_step(m_l, theta, s, priors, rng)
-        m_c = _cut_unit_step(m_c, c, priors, rng)
+        c, theta, m_l = _rescale(c, theta, m_l, priors.log_scale_sd, rng)
+        m_l = _log_unit_step(m_l, c, theta, s, priors, rng)
 
         # 3. population means and spreads (centred Gibbs, then non-centred moves)
         s[:, 0] = spreads[0].draw(np.sum((theta[..., 0] / np.exp(m_l)[:, None]) ** 2, 1), rng)
@@ -957,7 +990,6 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
                 hyper[name][:, i] = s[:, k]
             hyper["m_mu"][:, i] = m_mu
             hyper["m_log_scale"][:, i] = m_l
-            hyper["m_log_cut_scale"][:, i] = m_c
             hyper["m_log_sigma"][:, i] = m_ls
             hyper["m_logit_prevalence"][:, i] = m_p
         if progress is not None and (it + 1) % 50 == 0:
@@ -1012,53 +1044,49 @@ def _fitted_proposal(mean, cov):
     return _FittedT(mean, chol)
 
 
-def _translate(c, theta, s_shift, tau, rng):
-    """Exact Gibbs draw of a common translation of the cutpoints and subgroup locations."""
-    g, j = theta.shape[1], c.shape[1]
-    prec = g / s_shift**2 + j / tau**2
-    mean = -(theta[..., 0].sum(axis=1) / s_shift**2 + c.sum(axis=1) / tau**2) / prec
+def _translate(c, theta, s_shift, cut_scale, rng):
+    """Exact Gibbs draw of a common translation of the cutpoints and subgroup locations.
+
+    The likelihood and the cutpoints' gaps do not change; the subgroups' locations
+    (``Normal(0, s_shift)``) and the cutpoints' mean (``Normal(0, cut_scale)``) do.
+    """
+    g = theta.shape[1]
+    prec = g / s_shift**2 + 1.0 / cut_scale**2
+    mean = -(theta[..., 0].sum(axis=1) / s_shift**2 + c.mean(axis=1) / cut_scale**2) / prec
     delta = mean + rng.standard_normal(c.shape[0]) / np.sqrt(prec)
     theta = theta.copy()
     theta[..., 0] += delta[:, None]
     return c + delta[:, None], theta
 
 
-def _rescale(c, theta, m_l, m_c, log_scale_sd, rng):
+def _rescale(c, theta, m_l, log_scale_sd, rng):
     """Exact draw along the scale orbit of the latent axis (the likelihood is unchanged).
 
-    ``c -> e^lam c``, ``shift -> e^lam shift``, ``log_scale -> log_scale + lam``,
-    ``m_l -> m_l + lam`` and ``m_c -> m_c + lam``. The priors of the cutpoints and shifts
-    are scaled by ``e^m_c`` and ``e^m_l``, so their densities change by
-    ``e^{-lam (J + G)}``, which cancels the Jacobian of the scaled coordinates: along the
-    orbit only the Normal(0, log_scale_sd) priors of ``m_l`` and ``m_c`` vary, and the
-    generalized Gibbs step (Liu & Sabatti 2000) draws ``lam`` from their product,
-    ``Normal(-(m_l + m_c) / 2, log_scale_sd^2 / 2)``.
+    ``c -> e^lam c``, ``shift -> e^lam shift``, ``log_scale -> log_scale + lam`` and
+    ``m_l -> m_l + lam``. The priors of the cutpoints (see :class:`_CutpointPrior`) and of
+    the shifts are homogeneous of degrees ``-J`` and ``-G`` with the unit ``e^m_l`` moved
+    along, which cancels the Jacobian of the scaled coordinates: along the orbit only
+    the ``Normal(0, log_scale_sd)`` prior of ``m_l`` varies, and the generalized Gibbs
+    step (Liu & Sabatti 2000) draws ``lam`` from it, ``Normal(-m_l, log_scale_sd^2)``.
     """
-    lam = -0.5 * (m_l + m_c) + log_scale_sd / np.sqrt(2.0) * rng.standard_normal(m_l.shape)
+    lam = -m_l + log_scale_sd * rng.standard_normal(m_l.shape)
     f = np.exp(lam)
     theta = theta.copy()
     theta[..., 0] *= f[:, None]
     theta[..., 1] += lam[:, None]
-    return c * f[:, None], theta, m_l + lam, m_c + lam
+    return c * f[:, None], theta, m_l + lam
 
 
-def _log_unit_target(m_l, theta, s, priors):
+def _log_unit_target(m_l, c, theta, s, priors):
     """Log density of ``m_l`` given the rest (its prior and the priors it enters)."""
     g = theta.shape[1]
+    unit = np.exp(m_l)
     return (
         -0.5 * (m_l / priors.log_scale_sd) ** 2
         - 0.5 * np.sum(((theta[..., 1] - m_l[:, None]) / s[:, 1, None]) ** 2, axis=1)
-        - 0.5 * np.sum((theta[..., 0] / (s[:, 0] * np.exp(m_l))[:, None]) ** 2, axis=1)
+        - 0.5 * np.sum((theta[..., 0] / (s[:, 0] * unit)[:, None]) ** 2, axis=1)
         - g * m_l
-    )
-
-
-def _log_cut_unit_target(m_c, c, priors):
-    """Log density of ``m_c`` given the cutpoints (its prior and theirs)."""
-    return (
-        -0.5 * (m_c / priors.log_scale_sd) ** 2
-        - 0.5 * np.sum((c / (priors.cutpoint_sd * np.exp(m_c))[:, None]) ** 2, axis=1)
-        - c.shape[1] * m_c
+        + _CutpointPrior(priors.cutpoint_sd, unit).log_density(c)
     )
 
 
@@ -1074,18 +1102,12 @@ def _metropolis_1d(x, target, step_sd, rng, steps=3):
     return x
 
 
-def _log_unit_step(m_l, theta, s, priors, rng):
+def _log_unit_step(m_l, c, theta, s, priors, rng):
     """Random-walk Metropolis steps of ``m_l`` given the rest (its conditional sd is at
     most ``s_l / sqrt(G)``, from the subgroups' log scales)."""
     step = 1.5 / np.sqrt(theta.shape[1] / s[:, 1] ** 2 + 1.0 / priors.log_scale_sd**2)
-    return _metropolis_1d(m_l, lambda x: _log_unit_target(x, theta, s, priors), step, rng)
-
-
-def _cut_unit_step(m_c, c, priors, rng):
-    """Random-walk Metropolis steps of ``m_c`` given the cutpoints (its conditional sd
-    is about ``1 / sqrt(2 J)``)."""
-    step = 1.5 / np.sqrt(2.0 * c.shape[1] + 1.0)
-    return _metropolis_1d(m_c, lambda x: _log_cut_unit_target(x, c, priors), step, rng)
+    target = lambda x: _log_unit_target(x, c, theta, s, priors)  # noqa: E731
+    return _metropolis_1d(m_l, target, step, rng)
 
 
 def _binomial_loglik(logit_p, npos, n):
@@ -1126,7 +1148,6 @@ def build_subgroup_model(data, priors):
         m_ls = pm.Normal("m_log_sigma", 0.0, priors.log_sigma_sd)
         m_p = pm.Normal("m_logit_prevalence", 0.0, priors.logit_prevalence_sd)
         m_l = pm.Normal("m_log_scale", 0.0, priors.log_scale_sd)
-        m_c = pm.Normal("m_log_cut_scale", 0.0, priors.log_scale_sd)
         unit = pt.exp(m_l)
         z = pm.Normal("z", 0.0, 1.0, shape=(5, g))  # row 2 unused: mu is Student-t
         shift = pm.Deterministic("shift", s_shift * unit * z[0], dims="subgroup")
@@ -1138,14 +1159,16 @@ def build_subgroup_model(data, priors):
         scale = pm.Deterministic("scale", pt.exp(log_scale), dims="subgroup")
         sigma = pm.Deterministic("sigma", pt.exp(log_sigma), dims="subgroup")
         pm.Deterministic("prevalence", pm.math.invlogit(logit_p), dims="subgroup")
-        cut = pm.Normal(
-            "cutpoints",
-            0.0,
-            priors.cutpoint_sd * pt.exp(m_c),
-            dims="cutpoint",
-            transform=pm.distributions.transforms.ordered,
-            initval=initial_cutpoints(data.ordinal.counts, [1.0], [1.0])[0],
-        )
+        # the cutpoints: flat in their log gaps, their mean Normal(0, cutpoint_sd e^m_l)
+        c0 = initial_cutpoints(data.ordinal.counts, [1.0], [1.0])[0]
+        cut_mean = pm.Normal("cutpoint_mean", 0.0, priors.cutpoint_sd * unit, initval=c0.mean())
+        if k > 2:
+            log_gaps = pm.Flat("log_gaps", shape=k - 2, initval=np.log(np.diff(c0)))
+            raw = pt.concatenate([pt.zeros(1), pt.cumsum(pt.exp(log_gaps))])
+            raw = raw - raw.mean()
+        else:
+            raw = pt.zeros(1)
+        cut = pm.Deterministic("cutpoints", raw + cut_mean, dims="cutpoint")
         pm.Binomial("n_pos", n=data.n, logit_p=logit_p, observed=data.n_pos)
         locs = (shift, shift + scale * mu)
         scales = (scale, scale * sigma)

@@ -19,6 +19,7 @@ from bayes_prc.bayes._subgroup_model import (
     SubgroupPriors,
     _cutpoint_forward,
     _cutpoint_reverse,
+    _CutpointPrior,
     _fitted_proposal,
     _Likelihood,
     _loc_scale,
@@ -123,6 +124,41 @@ def test_cutpoint_derivatives_match_finite_differences(rng):
     assert np.max(np.abs(np.triu(num_hess, 2))) < 1e-2
 
 
+def test_cutpoint_prior_is_flat_in_log_gaps_and_scale_free(rng):
+    """The cutpoints' prior: differences of its log density against scipy's normal density
+    of their mean plus the log-gap Jacobian (to 1e-10, floating point), its gradient
+    against central differences (1e-6 relative: the differences' truncation error at
+    step 1e-6), and the homogeneity the exact rescaling draw relies on: scaling the
+    cutpoints and their unit by ``f`` multiplies the density by ``f^-J``, which the
+    ``J``-dimensional volume cancels."""
+    j, chains = 12, 3
+    c = np.cumsum(rng.uniform(0.05, 1.0, (chains, j)), axis=1) + rng.normal(0, 2, (chains, 1))
+    unit = np.exp(rng.normal(0.0, 1.0, chains))
+    prior = _CutpointPrior(5.0, unit)
+    other = np.sort(c + rng.normal(0.0, 0.02, c.shape), axis=1)
+    ref = [
+        -np.sum(np.log(np.diff(x, axis=1)), axis=1) + stats.norm.logpdf(x.mean(1), 0, 5 * unit)
+        for x in (c, other)
+    ]
+    got = prior.log_density(c) - prior.log_density(other)
+    np.testing.assert_allclose(got, ref[0] - ref[1], rtol=1e-10, atol=1e-10)
+
+    step = 1e-6
+    num = np.empty_like(c)
+    for k in range(j):
+        e = np.zeros_like(c)
+        e[:, k] = step
+        num[:, k] = (prior.log_density(c + e) - prior.log_density(c - e)) / (2 * step)
+    np.testing.assert_allclose(prior.gradient(c), num, rtol=1e-6, atol=1e-6)
+
+    f = np.exp(rng.normal(0.0, 1.0, chains))
+    scaled = _CutpointPrior(5.0, unit * f).log_density(c * f[:, None])
+    np.testing.assert_allclose(scaled - prior.log_density(c), -j * np.log(f), atol=1e-9)
+    swapped = c.copy()
+    swapped[:, [3, 4]] = swapped[:, [4, 3]]
+    assert np.all(prior.log_density(swapped) == -np.inf)
+
+
 def test_proposal_densities_match_scipy(rng):
     """The sampler's proposal log densities enter its acceptance ratios only through
     differences between two points: checked against scipy's densities (to 1e-9,
@@ -142,15 +178,16 @@ def test_proposal_densities_match_scipy(rng):
     _, _, _, data = _data(rng)
     lik = _Likelihood(data)
     c, theta = _random_state(rng, data)
-    tau = np.full((c.shape[0], 1), 5.0)
+    prior = _CutpointPrior(5.0, rng.uniform(0.5, 2.0, c.shape[0]))
     h = rng.uniform(0.3, 1.2, (c.shape[0], 1))
-    _, _, c_prop, log_q, ok = _cutpoint_forward(lik, c, theta, tau, h, np.random.default_rng(1))
-    _, _, log_q_back, _ = _cutpoint_reverse(lik, c_prop, c, theta, tau, h)
+    _, _, c_prop, log_q, ok = _cutpoint_forward(lik, c, theta, prior, h, np.random.default_rng(1))
+    _, _, log_q_back, _ = _cutpoint_reverse(lik, c_prop, c, theta, prior, h)
     assert ok.any()
     for i in np.flatnonzero(ok):
         # the proposal from point p is N(p + h^2 / 2 (newton(p) - p), h^2 (L L^T)^{-1})
         def gaussian(p, i=i):
-            _, _, newton, ld, ls, _ = _newton_terms(lik, p[None], theta[i : i + 1], tau[:1])
+            one = _CutpointPrior(5.0, prior.scale[i : i + 1] / 5.0)
+            _, _, newton, ld, ls, _ = _newton_terms(lik, p[None], theta[i : i + 1], one)
             lower = np.diag(ld[0]) + np.diag(ls[0], -1)
             precision = lower @ lower.T / h[i, 0] ** 2
             centre = p + 0.5 * h[i, 0] ** 2 * (newton[0] - p)
