@@ -214,6 +214,9 @@ def one(args):
     below = ind < res.overall.draws.values[..., None] - margin
     out["flags_independent"] = below.mean(axis=(0, 1)) > bp.subgroups.FLAG_PROBABILITY
     out["flags_again"] = again.table["flagged"].to_numpy()
+    out["borderline"] = np.array(
+        [bp.subgroups.BORDERLINE_NOTE in n for n in res.table["note"]]
+    ) | np.array([bp.subgroups.BORDERLINE_NOTE in n for n in again.table["note"]])
     out["check_p"] = res.fit_check(random_seed=int(rng.integers(2**32)), n_draws=300).p_value
     return out
 
@@ -319,6 +322,13 @@ def summarize(results, setting):
     )
     change = [np.any(r["flags"] != r["flags_again"]) for r in results]
     lines.append(f"flagged set changes with the seed alone: {_rate(change)}")
+    flips = np.concatenate([r["flags"] != r["flags_again"] for r in results])
+    marked = np.concatenate([r["borderline"] for r in results])
+    lines.append(
+        f"subgroups whose flag changed with the seed: {flips.sum()}, of them noted borderline "
+        f"in either run: {(flips & marked).sum()}; subgroups noted borderline: "
+        f"{marked.sum()} of {marked.size}"
+    )
     checks = np.array([r["check_p"] for r in results])
     lines.append(f"fit check fails (p < 0.05): {_rate(checks < 0.05)}")
     secs = np.array([r["seconds"] for r in results])

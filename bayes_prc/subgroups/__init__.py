@@ -26,6 +26,7 @@ Examples
 
 from ..bayes import SubgroupPriors
 from ._compare import (
+    BORDERLINE_NOTE,
     FLAG_PROBABILITY,
     SUBGROUP_METHODS,
     OverallPosterior,
@@ -35,6 +36,7 @@ from ._compare import (
 )
 
 __all__ = [
+    "BORDERLINE_NOTE",
     "FLAG_PROBABILITY",
     "SUBGROUP_METHODS",
     "OverallPosterior",

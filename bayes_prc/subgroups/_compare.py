@@ -36,6 +36,7 @@ from ..exceptions import ConvergenceWarning
 from ..frequentist import ap_interval, roc_auc_interval
 
 __all__ = [
+    "BORDERLINE_NOTE",
     "FLAG_PROBABILITY",
     "SUBGROUP_METHODS",
     "OverallPosterior",
@@ -46,6 +47,11 @@ __all__ = [
 
 #: A subgroup is flagged when ``prob_below_overall`` exceeds this probability.
 FLAG_PROBABILITY = 0.9
+#: The note of a subgroup whose flag is within Monte Carlo error of the threshold.
+BORDERLINE_NOTE = (
+    "borderline: prob_below_overall is within 2 Monte Carlo SE of the flag's 0.9; "
+    "another random_seed may flip the flag, more draws settle it"
+)
 #: The rows of :attr:`SubgroupComparison.comparison`, one per method and subgroup.
 SUBGROUP_METHODS = ("pooled", "independent", "bootstrap")
 #: Recall grid of the pooled population's curves and of the subgroups' bands.
@@ -62,6 +68,21 @@ def _empirical(metric, y, s):
     if metric == "roc_auc":
         return float(roc_auc_score(y, s))
     return float(average_precision_score(y, s))
+
+
+def _probability_mcse(event):
+    """Monte Carlo standard error of each subgroup's posterior probability of ``event``
+    (bool draws of shape (chain, draw, G)): ArviZ's MCSE of the mean of the indicator
+    (Vehtari et al. 2021); 0 where every draw agrees."""
+    import arviz as az
+
+    x = xr.DataArray(event.astype(float), dims=("chain", "draw", "subgroup"))
+    p = event.mean(axis=(0, 1))
+    constant = (p == 0) | (p == 1)
+    with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+        warnings.simplefilter("ignore")
+        se = np.asarray(az.mcse(x, method="mean"), dtype=float)
+    return np.where(constant, 0.0, np.nan_to_num(se, nan=0.0))
 
 
 def _note(n_pos, n_neg):
@@ -163,9 +184,13 @@ class SubgroupComparison(PosteriorDraws):
         Indexed by subgroup, columns ``n``, ``positives``, ``empirical``, ``estimate``
         (posterior mean), ``low``, ``high`` (highest-density interval of probability
         ``ci_prob``), ``prob_below_overall`` (posterior probability that the subgroup's
-        metric is below the pooled population's minus ``margin``), ``flagged``
-        (``prob_below_overall > 0.9``) and ``note``. ``attrs`` hold the metric, the
-        margin, ``ci_prob`` and the pooled population's estimate.
+        metric is below the pooled population's minus ``margin``),
+        ``prob_below_overall_mcse`` (its Monte Carlo standard error, from the draws'
+        effective sample size), ``flagged`` (``prob_below_overall > 0.9``) and ``note``.
+        A subgroup whose probability is within 2 Monte Carlo standard errors of 0.9 is
+        noted as borderline: another ``random_seed`` may flip its flag, and more
+        ``draws`` settle it. ``attrs`` hold the metric, the margin, ``ci_prob`` and the
+        pooled population's estimate.
     posterior : xarray.DataArray
         The subgroups' metric draws, dims ``chain``, ``draw``, ``subgroup`` (coordinate:
         the labels, or their ``repr`` when labels of mixed types cannot be sorted). The
@@ -602,6 +627,7 @@ def compare_subgroups(
     diagnostics = _diagnostics(fit[metric], chains)
     hdi = az.hdi(metric_draws, prob=prob)
     below = fit[metric] < (fit["overall"][metric] - margin)[..., None]
+    below_mcse = _probability_mcse(below)
     n = np.bincount(groups.codes, minlength=len(labels))
     npos = np.bincount(groups.codes, weights=is_pos, minlength=len(labels)).astype(int)
     table = pd.DataFrame(
@@ -616,11 +642,16 @@ def compare_subgroups(
             "low": hdi.sel(ci_bound="lower").values,
             "high": hdi.sel(ci_bound="upper").values,
             "prob_below_overall": below.mean(axis=(0, 1)),
+            "prob_below_overall_mcse": below_mcse,
         },
         index=pd.Index(object_array(labels), name="subgroup"),
     )
     table["flagged"] = table["prob_below_overall"] > FLAG_PROBABILITY
-    table["note"] = [_note(p, k - p) for p, k in zip(npos, n, strict=True)]
+    borderline = np.abs(table["prob_below_overall"] - FLAG_PROBABILITY) < 2 * below_mcse
+    table["note"] = [
+        "; ".join(filter(None, (_note(p, k - p), BORDERLINE_NOTE if b else "")))
+        for p, k, b in zip(npos, n, borderline, strict=True)
+    ]
     o_hdi = az.hdi(overall.draws, prob=prob)
     table.attrs.update(
         {

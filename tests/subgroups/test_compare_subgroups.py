@@ -11,10 +11,12 @@ from __future__ import annotations
 import arviz as az
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import bayes_prc as bp
-from bayes_prc.subgroups import SubgroupComparison, compare_subgroups
+from bayes_prc.subgroups import BORDERLINE_NOTE, SubgroupComparison, compare_subgroups
+from bayes_prc.subgroups._compare import _probability_mcse
 
 FAST = {"draws": 150, "tune": 150, "chains": 2}
 
@@ -62,6 +64,10 @@ def test_table_and_posterior(fitted):
     below = (draws.values < overall - 0.05).mean(axis=(0, 1))
     np.testing.assert_allclose(res.table["prob_below_overall"], below)
     assert res.table["flagged"].tolist() == (below > 0.9).tolist()
+    mcse = res.table["prob_below_overall_mcse"].to_numpy()
+    assert np.all(mcse >= 0) and np.all(mcse[(below == 0) | (below == 1)] == 0)
+    borderline = np.abs(below - 0.9) < 2 * mcse
+    assert [BORDERLINE_NOTE in n for n in res.table["note"]] == borderline.tolist()
     assert res.table.attrs["margin"] == 0.05
     assert res.overall.empirical == pytest.approx(average_precision_score(y, s))
 
@@ -213,3 +219,25 @@ def test_reduced_coverage_and_shrinkage(rng):
         err_emp += np.sum((t["empirical"].to_numpy() - truth) ** 2)
     assert hits >= 28
     assert err_pooled < 1.5 * err_emp
+
+
+def test_probability_mcse_against_the_binomial_error(rng):
+    """The flag's Monte Carlo error: with independent draws it is the binomial
+    ``sqrt(p (1 - p) / N)`` (to 10%: the ESS estimate's own noise at N = 8000 is a few
+    per cent); with autocorrelated draws (an AR(1) chain with coefficient 0.9 thresholded,
+    whose ESS is about N / 10 or less) it is at least twice that; 0 where all draws
+    agree."""
+    p = np.array([0.3, 0.6, 0.9, 0.95])
+    iid = rng.random((4, 2000, p.size)) < p
+    got = _probability_mcse(iid)
+    np.testing.assert_allclose(got, np.sqrt(p * (1 - p) / iid[..., 0].size), rtol=0.1)
+    z = np.empty((4, 2000, p.size))
+    z[:, 0] = rng.standard_normal((4, p.size))
+    for t in range(1, 2000):
+        z[:, t] = 0.9 * z[:, t - 1] + np.sqrt(1 - 0.81) * rng.standard_normal((4, p.size))
+    sticky = z < stats.norm.ppf(p)
+    freq = sticky.mean(axis=(0, 1))
+    assert np.all(_probability_mcse(sticky) > 2 * np.sqrt(freq * (1 - freq) / 8000))
+    constant = np.zeros((2, 50, 2), dtype=bool)
+    constant[..., 1] = True
+    assert _probability_mcse(constant).tolist() == [0.0, 0.0]
