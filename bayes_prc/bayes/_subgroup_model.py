@@ -1106,7 +1106,10 @@ def _log_unit_step(m_l, c, theta, s, priors, rng):
     """Random-walk Metropolis steps of ``m_l`` given the rest (its conditional sd is at
     most ``s_l / sqrt(G)``, from the subgroups' log scales)."""
     step = 1.5 / np.sqrt(theta.shape[1] / s[:, 1] ** 2 + 1.0 / priors.log_scale_sd**2)
-    target = lambda x: _log_unit_target(x, c, theta, s, priors)  # noqa: E731
+
+    def target(x):
+        return _log_unit_target(x, c, theta, s, priors)
+
     return _metropolis_1d(m_l, target, step, rng)
 
 
