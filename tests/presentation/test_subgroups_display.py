@@ -97,3 +97,18 @@ def test_report_section_and_cli(tmp_path, rng):
     )
     assert bad.returncode != 0 and "nope" in bad.stderr
     assert not (tmp_path / "x.html").exists()
+
+
+def test_report_caption_lists_borderline_subgroups(comparison):
+    """The report names the subgroups whose flag is within Monte Carlo error of 0.9, and
+    only those."""
+    from bayes_prc._report._subgroups import subgroup_caption
+
+    table = comparison.table.copy()
+    table["note"] = ["", f"one item; {bp.subgroups.BORDERLINE_NOTE}", ""]
+    lines = subgroup_caption(type("Sub", (), {"table": table})())
+    (line,) = [x for x in lines if x.startswith("Borderline")]
+    assert line.endswith(": site 1.")
+    table["note"] = ""
+    lines = subgroup_caption(type("Sub", (), {"table": table})())
+    assert not any(x.startswith("Borderline") for x in lines)
