@@ -721,8 +721,14 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             rate = _acceptance(log_a)
             if warm:
                 log_lam += (rate - 0.3) / np.sqrt(1.0 + it / 3.0)
-                unit_free = theta.copy()  # locations in the latent axis' unit (e^m_l)
+                # locations in the latent axis' unit (e^m_l), log scales about m_l: the
+                # unit is redrawn every iteration (2b), and with it every location and
+                # log scale, so their raw spread in the window is the unit's, far wider
+                # than a subgroup's own conditional (it made the log scales' random-walk
+                # steps about six times too long)
+                unit_free = theta.copy()
                 unit_free[..., 0] /= np.exp(m_l)[:, None]
+                unit_free[..., 1] -= m_l[:, None]
                 window.append(unit_free)
                 if it + 1 in adapt_at and len(window) > 20:
                     w = np.concatenate(window[len(window) // 2 :], axis=0)  # (draws * chains, G, 4)
