@@ -20,9 +20,11 @@ latent axis changes nothing but ``m_l``: with a fixed scale, the volume of the
 binds, and that prior would then distort the tails of every subgroup's ROC curve. The
 gaps' prior has no shape on purpose: an ordered normal prior whose scale is learned
 (this model's prior before) settles at the cutpoints' own spread, so it acts as a
-normal prior of that spread on each cutpoint and pulls the tail cutpoints, where the
-latent density is thin, towards the centre. Each subgroup's parameters are drawn from a
-population distribution whose spread is learned (partial pooling)::
+normal prior of that spread on each cutpoint, a shape (normal order statistics) that the
+latent axis of a skewed score need not have. In the coverage study the change moved the
+subgroups' AP by less than the Monte Carlo error (docs/coverage.md). Each subgroup's
+parameters are drawn from a population distribution whose spread is learned (partial
+pooling)::
 
     mu_g            ~ StudentT(mu_df, m_mu, s_mu) m_mu ~ Normal(0, mu_sd)
     log sigma_g     ~ Normal(m_ls, s_ls)         m_ls ~ Normal(0, log_sigma_sd)
@@ -382,11 +384,11 @@ class _CutpointPrior:
 
     Flat in the log gaps between neighbouring cutpoints, and their mean
     ``Normal(0, cutpoint_sd e^{m_l})``: the density
-    ``prod_k (c_{k+1} - c_k)^{-1} N(mean(c); 0, cutpoint_sd e^{m_l})`` has no shape, so it
-    pulls no cutpoint towards the others (an ordered normal prior, whatever its scale,
-    pulls the tail cutpoints inwards, and the subgroups' ROC tails with them), and it is
-    homogeneous of degree ``-(K - 1)`` in the cutpoints with the unit moved along, so
-    rescaling the latent axis changes nothing but ``m_l``'s prior.
+    ``prod_k (c_{k+1} - c_k)^{-1} N(mean(c); 0, cutpoint_sd e^{m_l})`` has no shape (the
+    log gaps are flat: no cutpoint is pulled towards the others, as an ordered normal
+    prior pulls the outer ones), and it is homogeneous of degree ``-(K - 1)`` in the
+    cutpoints with the unit moved along, so rescaling the latent axis changes nothing but
+    ``m_l``'s prior.
     """
 
     def __init__(self, cutpoint_sd, unit):
