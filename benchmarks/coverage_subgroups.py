@@ -214,9 +214,7 @@ def one(args):
     below = ind < res.overall.draws.values[..., None] - margin
     out["flags_independent"] = below.mean(axis=(0, 1)) > bp.subgroups.FLAG_PROBABILITY
     out["flags_again"] = again.table["flagged"].to_numpy()
-    out["borderline"] = np.array(
-        [bp.subgroups.BORDERLINE_NOTE in n for n in res.table["note"]]
-    ) | np.array([bp.subgroups.BORDERLINE_NOTE in n for n in again.table["note"]])
+    out["borderline"] = res.table["borderline"].to_numpy() | again.table["borderline"].to_numpy()
     out["check_p"] = res.fit_check(random_seed=int(rng.integers(2**32)), n_draws=300).p_value
     return out
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..plotting import SubgroupDisplay, SubgroupPRDisplay
-from ..subgroups import BORDERLINE_NOTE, compare_subgroups
+from ..subgroups import compare_subgroups
 
 __all__ = [
     "REPORT_MARGIN",
@@ -75,7 +75,7 @@ def subgroup_caption(sub):
         "flagged.",
         "Flagged: " + (", ".join(flagged) if flagged else "none") + ".",
     ]
-    borderline = [str(s) for s, n in sub.table["note"].items() if BORDERLINE_NOTE in n]
+    borderline = [str(s) for s in sub.table.index[sub.table["borderline"]]]
     if borderline:
         lines.append(
             "Borderline (prob_below_overall within 2 Monte Carlo standard errors of 0.9: "

@@ -186,10 +186,10 @@ class SubgroupComparison(PosteriorDraws):
         ``ci_prob``), ``prob_below_overall`` (posterior probability that the subgroup's
         metric is below the pooled population's minus ``margin``),
         ``prob_below_overall_mcse`` (its Monte Carlo standard error, from the draws'
-        effective sample size), ``flagged`` (``prob_below_overall > 0.9``) and ``note``.
-        A subgroup whose probability is within 2 Monte Carlo standard errors of 0.9 is
-        noted as borderline: another ``random_seed`` may flip its flag, and more
-        ``draws`` settle it. ``attrs`` hold the metric, the margin, ``ci_prob`` and the
+        effective sample size), ``flagged`` (``prob_below_overall > 0.9``),
+        ``borderline`` (the probability is within 2 Monte Carlo standard errors of 0.9:
+        another ``random_seed`` may flip the flag, and more ``draws`` settle it; the
+        ``note`` says so too) and ``note``. ``attrs`` hold the metric, the margin, ``ci_prob`` and the
         pooled population's estimate.
     posterior : xarray.DataArray
         The subgroups' metric draws, dims ``chain``, ``draw``, ``subgroup`` (coordinate:
@@ -647,10 +647,10 @@ def compare_subgroups(
         index=pd.Index(object_array(labels), name="subgroup"),
     )
     table["flagged"] = table["prob_below_overall"] > FLAG_PROBABILITY
-    borderline = np.abs(table["prob_below_overall"] - FLAG_PROBABILITY) < 2 * below_mcse
+    table["borderline"] = np.abs(table["prob_below_overall"] - FLAG_PROBABILITY) < 2 * below_mcse
     table["note"] = [
         "; ".join(filter(None, (_note(p, k - p), BORDERLINE_NOTE if b else "")))
-        for p, k, b in zip(npos, n, borderline, strict=True)
+        for p, k, b in zip(npos, n, table["borderline"], strict=True)
     ]
     o_hdi = az.hdi(overall.draws, prob=prob)
     table.attrs.update(

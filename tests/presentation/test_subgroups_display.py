@@ -105,10 +105,10 @@ def test_report_caption_lists_borderline_subgroups(comparison):
     from bayes_prc._report._subgroups import subgroup_caption
 
     table = comparison.table.copy()
-    table["note"] = ["", f"one item; {bp.subgroups.BORDERLINE_NOTE}", ""]
+    table["borderline"] = [False, True, False]
     lines = subgroup_caption(type("Sub", (), {"table": table})())
     (line,) = [x for x in lines if x.startswith("Borderline")]
     assert line.endswith(": site 1.")
-    table["note"] = ""
+    table["borderline"] = False
     lines = subgroup_caption(type("Sub", (), {"table": table})())
     assert not any(x.startswith("Borderline") for x in lines)

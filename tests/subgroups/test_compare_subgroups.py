@@ -67,6 +67,7 @@ def test_table_and_posterior(fitted):
     mcse = res.table["prob_below_overall_mcse"].to_numpy()
     assert np.all(mcse >= 0) and np.all(mcse[(below == 0) | (below == 1)] == 0)
     borderline = np.abs(below - 0.9) < 2 * mcse
+    assert res.table["borderline"].tolist() == borderline.tolist()
     assert [BORDERLINE_NOTE in n for n in res.table["note"]] == borderline.tolist()
     assert res.table.attrs["margin"] == 0.05
     assert res.overall.empirical == pytest.approx(average_precision_score(y, s))
