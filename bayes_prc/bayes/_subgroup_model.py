@@ -397,8 +397,7 @@ class _CutpointPrior:
     def log_density(self, c):
         """Log density (B,), up to a constant; ``-inf`` where ``c`` is not increasing."""
         gaps = np.diff(c, axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            log_gaps = np.where(gaps > 0, np.log(np.where(gaps > 0, gaps, 1.0)), np.inf)
+        log_gaps = np.where(gaps > 0, np.log(np.where(gaps > 0, gaps, 1.0)), np.inf)
         mean = c.mean(axis=1)
         return -log_gaps.sum(axis=1) - 0.5 * (mean / self.scale) ** 2 - np.log(self.scale)
 
@@ -858,9 +857,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
         # and every subgroup's location together leaves the likelihood unchanged, so
         # only the priors pin these directions down; one exact Gibbs draw of the
         # translation and a few Metropolis steps of the log scale factor move along them
-        c, theta = _translate(
-            c, theta, s[:, 0] * np.exp(m_l), priors.cutpoint_sd * np.exp(m_l), rng
-        )
+        c, theta = _translate(c, theta, s[:, 0] * np.exp(m_l), cut_prior, rng)
         c, theta, m_l = _rescale(c, theta, m_l, priors.log_scale_sd, rng)
         m_l = _log_unit_step(m_l, c, theta, s, priors, rng)
 
@@ -1052,13 +1049,15 @@ def _fitted_proposal(mean, cov):
     return _FittedT(mean, chol)
 
 
-def _translate(c, theta, s_shift, cut_scale, rng):
+def _translate(c, theta, s_shift, prior, rng):
     """Exact Gibbs draw of a common translation of the cutpoints and subgroup locations.
 
     The likelihood and the cutpoints' gaps do not change; the subgroups' locations
-    (``Normal(0, s_shift)``) and the cutpoints' mean (``Normal(0, cut_scale)``) do.
+    (``Normal(0, s_shift)``) and the cutpoints' mean (``Normal(0, prior.scale)``, a
+    :class:`_CutpointPrior`) do.
     """
     g = theta.shape[1]
+    cut_scale = prior.scale
     prec = g / s_shift**2 + 1.0 / cut_scale**2
     mean = -(theta[..., 0].sum(axis=1) / s_shift**2 + c.mean(axis=1) / cut_scale**2) / prec
     delta = mean + rng.standard_normal(c.shape[0]) / np.sqrt(prec)

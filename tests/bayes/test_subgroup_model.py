@@ -290,7 +290,8 @@ def test_latent_axis_moves_against_quadrature_and_scipy(rng):
     theta0 = rng.normal(0.0, 0.5, (g, 4))
     s_shift, cut_scale = 0.7, 3.0
     c, theta = np.repeat(c0[None], n, 0), np.repeat(theta0[None], n, 0)
-    c_new, th_new = _translate(c, theta, np.full(n, s_shift), np.full(n, cut_scale), rng)
+    prior = _CutpointPrior(5.0, np.full(n, cut_scale / 5.0))
+    c_new, th_new = _translate(c, theta, np.full(n, s_shift), prior, rng)
     delta = c_new[:, 0] - c0[0]  # the cutpoints and every location move by the same delta
     np.testing.assert_allclose(c_new - c, np.repeat(delta[:, None], j, 1), atol=1e-12)
     np.testing.assert_allclose(th_new[..., 0] - theta[..., 0], np.repeat(delta[:, None], g, 1))
