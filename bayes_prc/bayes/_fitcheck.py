@@ -111,6 +111,10 @@ class FitCheck(HTMLReprMixin):
         The test: ``"G2/X2 chi-square"``, ``"Shapiro-Wilk"`` or ``"posterior predictive"``.
     df : int or None
         Degrees of freedom of a chi-square test.
+    reason : str or None
+        Why the check is ``"inconclusive"`` (e.g. too few items of a class, or classes
+        that do not overlap): what the data lack to test the model. None when the check
+        was carried out (``grade`` ``"pass"`` or ``"fail"``).
     """
 
     p_value: float
@@ -124,6 +128,7 @@ class FitCheck(HTMLReprMixin):
     grade: str = "pass"
     method: str = ""
     df: int | None = None
+    reason: str | None = None
 
     @property
     def level(self):
@@ -176,6 +181,7 @@ def _result(model, p_value, observed, replicated, k, method, df=None, why=""):
         grade=grade,
         method=method,
         df=df,
+        reason=why or None,
     )
 
 

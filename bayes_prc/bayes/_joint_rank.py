@@ -464,6 +464,11 @@ class JointFitCheck(HTMLReprMixin):
         ``(K_a, K_b)`` of the coarsened tables.
     verdict : str
         One sentence, with the fallback when the check fails.
+    grade : {"pass", "inconclusive", "fail"}
+        ``"inconclusive"`` when the tables leave no degrees of freedom to test the model
+        (then ``p_value`` is NaN and ``passed`` True: no evidence against the model).
+    reason : str or None
+        Why the check is inconclusive; None when it was carried out.
     """
 
     statistic: float
@@ -473,6 +478,8 @@ class JointFitCheck(HTMLReprMixin):
     significance_level: float
     n_categories: tuple
     verdict: str
+    grade: str = "pass"
+    reason: str | None = None
 
     @property
     def level(self):
@@ -501,7 +508,13 @@ def joint_fit_check(is_pos, score_a, score_b, priors, significance_level=_FIT_CH
             g2 += 2.0 * np.sum(np.where(n > 0, n * (np.log(n / n.sum()) - lp), 0.0))
     p = float(stats.chi2.sf(g2, df)) if df >= 1 else float("nan")
     passed = not p < significance_level
+    grade, reason = ("pass" if passed else "fail"), None
     if df < 1:
+        grade = "inconclusive"
+        reason = (
+            f"the {ka}x{kb} tables of the two classifiers' score categories leave no degrees "
+            "of freedom (too few distinct scores)"
+        )
         verdict = "too few distinct scores to check the joint binormal model"
     elif passed:
         verdict = (
@@ -515,5 +528,13 @@ def joint_fit_check(is_pos, score_a, score_b, priors, significance_level=_FIT_CH
             "(the paired stratified bootstrap) for this comparison"
         )
     return JointFitCheck(
-        float(g2), int(df), p, bool(passed), float(significance_level), (ka, kb), verdict
+        float(g2),
+        int(df),
+        p,
+        bool(passed),
+        float(significance_level),
+        (ka, kb),
+        verdict,
+        grade=grade,
+        reason=reason,
     )

@@ -106,16 +106,16 @@ class PairedComparison(IntervalResult):
         The interval's probability (also available as :attr:`ci_prob`).
     method : str
         One of :data:`COMPARISON_METHODS`.
-    prob_b_better : float
+    prob_b_better : float or None
         Share of the draws (replicates) with ``AP_B > AP_A`` strictly: the posterior
         probability that B is better for the Bayesian methods; for ``"bootstrap"`` the
-        bootstrap proportion, not a probability that B is better. For ``"delong"`` the
-        share of the normal approximation ``N(estimate, SE^2)`` above 0 (one minus the
-        one-sided p-value), for ``"permutation"`` NaN.
-    ap_a, ap_b : float
+        bootstrap proportion, not a probability that B is better. None for the tests
+        (``"delong"``, ``"permutation"``), whose evidence is ``p_value``.
+    ap_a, ap_b : float or None
         Point values of each AP, on the same footing as ``estimate`` (posterior means, or
-        the empirical AP for ``"bootstrap"`` and the tests; with ``metric="roc_auc"`` the
-        empirical APs, for context).
+        the empirical AP for ``"bootstrap"`` and the permutation test of AP); None with
+        ``metric="roc_auc"`` (the compared values are ``value_a``, ``value_b``; the
+        empirical APs stay in ``empirical_ap_a``, ``empirical_ap_b``).
     empirical_ap_a, empirical_ap_b : float
         Empirical (step-wise, scikit-learn) AP of each classifier on the data.
     n, n_pos : int
@@ -129,8 +129,8 @@ class PairedComparison(IntervalResult):
         The region of practical equivalence ``(low, high)`` if one was given.
     prob_below_rope, prob_in_rope, prob_above_rope : float or None
         Share of the difference's draws below ``rope[0]``, in ``[rope[0], rope[1]]``
-        (ends included) and above ``rope[1]``; they sum to 1 (Kruschke 2018). For
-        ``"delong"``, the shares of ``N(estimate, SE^2)``.
+        (ends included) and above ``rope[1]``; they sum to 1 (Kruschke 2018). The tests
+        do not take a ``rope`` (set their interval against it instead).
     recall : float or None
         The recall at which precisions were compared, if asked.
     precision_a, precision_b : float or None
@@ -162,7 +162,8 @@ class PairedComparison(IntervalResult):
     metric : str
         ``"average_precision"`` or ``"roc_auc"``.
     value_a, value_b : float or None
-        Point values of the compared metric for A and B (``ap_a``, ``ap_b`` for AP; the
+        Point values of the compared metric for A and B, whatever the metric: the
+        documented metric-neutral fields (equal to ``ap_a``, ``ap_b`` for AP; the
         empirical AUCs for ``metric="roc_auc"``).
     p_value : float or None
         Two-sided p-value of "the classifiers are equally good": DeLong's normal test of
@@ -175,9 +176,9 @@ class PairedComparison(IntervalResult):
         ``"permutation"``: the differences of the randomly swapped data.
     """
 
-    prob_b_better: float
-    ap_a: float
-    ap_b: float
+    prob_b_better: float | None
+    ap_a: float | None
+    ap_b: float | None
     empirical_ap_a: float
     empirical_ap_b: float
     n: int
@@ -324,8 +325,8 @@ def compare_classifiers(
     rope : (float, float), optional
         Region of practical equivalence ``(low, high)`` of ``AP_B - AP_A``, e.g.
         ``(-0.01, 0.01)``: report the share of draws below, inside (ends included) and
-        above it (Kruschke 2018). Used with every method but ``"permutation"``
-        (``"delong"``: the shares of the normal approximation).
+        above it (Kruschke 2018). Used with the methods that give draws (``"bayes"``
+        and the bootstraps), not with the tests.
     ci_prob : float in (0, 1), default 0.95
         Probability of the equal-tailed interval of every method (the package's name for
         the level of functions that mix Bayesian and frequentist results; the result

@@ -10,7 +10,7 @@ the fields of :class:`bayes_prc.paired.PairedComparison`.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import ndtr, ndtri
+from scipy.special import ndtri
 
 from ..empirical import average_precision_score
 from ..frequentist import delong_components, paired_delong_test, paired_permutation_test
@@ -41,34 +41,13 @@ def check_metric_method(metric, method, recall, rope):
             f"`recall` (precision at a recall) is compared by the methods 'bayes', "
             f"'bayesian_bootstrap' and 'bootstrap', not by {method!r}; got recall={recall!r}"
         )
-    if method == "permutation" and rope is not None:
+    if method in FREQUENTIST_METHODS and rope is not None:
         raise ValueError(
-            "`rope` needs a distribution of the difference; method='permutation' gives "
-            f"only a p-value (use 'delong' or a bootstrap method); got rope={rope!r}"
+            f"`rope` needs a distribution of the difference; method={method!r} is a test "
+            "(a p-value and, for 'delong', a confidence interval to set against the ROPE): "
+            f"use 'bayes' or a bootstrap method for the ROPE's probabilities; got rope={rope}"
         )
     return method
-
-
-def _normal_shares(estimate, se, rope):
-    """Shares of N(estimate, se^2) above 0 and below / in / above ``rope``."""
-    if se > 0:
-        above0 = float(ndtr(estimate / se))
-    else:
-        above0 = float(estimate > 0)
-    if rope is None:
-        return above0, {}
-    if se > 0:
-        below = float(ndtr((rope[0] - estimate) / se))
-        above = float(ndtr((estimate - rope[1]) / se))
-    else:
-        below, above = float(estimate < rope[0]), float(estimate > rope[1])
-    inside = max(0.0, 1.0 - below - above)
-    return above0, {
-        "rope": rope,
-        "prob_below_rope": below,
-        "prob_in_rope": inside,
-        "prob_above_rope": above,
-    }
 
 
 def frequentist_fields(
@@ -83,10 +62,12 @@ def frequentist_fields(
     is_pos, a, b = ranked_a.is_pos, ranked_a.y_score, ranked_b.y_score
     emp_a = average_precision_score(ranked_a, None)
     emp_b = average_precision_score(ranked_b, None)
+    ap = metric == "average_precision"
     out = {
         "metric": metric,
-        "ap_a": emp_a,
-        "ap_b": emp_b,
+        "ap_a": emp_a if ap else None,  # AP-named fields hold AP or nothing
+        "ap_b": emp_b if ap else None,
+        "prob_b_better": None,  # a test gives a p-value, not a probability that B is better
         "empirical_ap_a": emp_a,
         "empirical_ap_b": emp_b,
         "difference_draws": None,
@@ -103,17 +84,14 @@ def frequentist_fields(
         test = paired_delong_test(is_pos, a, b, clusters)
         est, se = test.difference, test.standard_error
         half = float(ndtri((1.0 + level) / 2.0)) * se
-        prob, shares = _normal_shares(est, se, rope)
         out.update(
             estimate=est,
             low=max(-1.0, est - half),
             high=min(1.0, est + half),
-            prob_b_better=prob,
             value_a=test.auc_a,
             value_b=test.auc_b,
             p_value=test.p_value,
             standard_error=se,
-            **shares,
         )
         return out
     _, p, null = paired_permutation_test(is_pos, a, b, metric, n_resamples, rng)
@@ -126,7 +104,6 @@ def frequentist_fields(
         estimate=value_b - value_a,
         low=float("nan"),
         high=float("nan"),
-        prob_b_better=float("nan"),
         value_a=value_a,
         value_b=value_b,
         p_value=p,

@@ -102,6 +102,8 @@ def test_few_positives_are_inconclusive_not_failures():
     check = bp.fit_binormal(y, s, random_seed=0).fit_check()
     assert check.grade == "inconclusive" and check.passed and np.isnan(check.p_value)
     assert "No evidence against" in check.verdict and "8 positives" in check.verdict
+    # why it is inconclusive is a field of its own, not only NaN and prose
+    assert "only 8 positives" in check.reason and "12 of each class" in check.reason
 
 
 def test_separated_classes_are_inconclusive():
@@ -109,6 +111,15 @@ def test_separated_classes_are_inconclusive():
     s = np.r_[np.linspace(5, 6, 30), np.linspace(0, 1, 100)]
     check = rank_fit_check(ordinal_categories(y, s))
     assert check.grade == "inconclusive" and "do not overlap" in check.verdict
+    assert "do not overlap" in check.reason
+
+
+def test_a_check_carried_out_has_no_reason():
+    rng = np.random.default_rng(9)
+    y, s = _binormal(rng, 400, 0.3)
+    check = rank_fit_check(ordinal_categories(y, s))
+    assert check.grade in ("pass", "fail") and check.reason is None
+    assert np.isfinite(check.p_value)
 
 
 def test_hook_is_detected_at_large_n():

@@ -201,6 +201,16 @@ def test_fit_check_is_the_deviance_against_the_saturated_model():
     assert check.statistic == pytest.approx(g2, rel=1e-6)
     assert check.p_value == pytest.approx(stats.chi2.sf(g2, 18), rel=1e-6)
     assert check.passed and "fits" in check.verdict
+    assert check.grade == "pass" and check.reason is None
+
+
+def test_fit_check_without_degrees_of_freedom_is_inconclusive_and_says_why(rng):
+    """Two-valued scores: 2x2 tables leave df < 1; the grade and reason say so."""
+    y, a, b = simulate(rng, n=300)
+    a, b = (a > np.median(a)).astype(float), (b > np.median(b)).astype(float)
+    check = joint_fit_check(y.astype(bool), a, b, JointRankPriors())
+    assert check.df < 1 and np.isnan(check.p_value) and check.passed
+    assert check.grade == "inconclusive" and "too few distinct scores" in check.reason
 
 
 def test_failed_fit_check_warns_and_recommends_the_bootstrap(rng):

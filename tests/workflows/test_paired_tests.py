@@ -60,8 +60,7 @@ def test_paired_delong_equals_textbook(rng):
         auc, cov = textbook_delong(y, a, b)
         diff = auc[1] - auc[0]
         se = np.sqrt(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
-        rope = (-0.02, 0.03)
-        res = compare_classifiers(y, a, b, metric="roc_auc", method="delong", rope=rope)
+        res = compare_classifiers(y, a, b, metric="roc_auc", method="delong")
         assert isinstance(res, PairedComparison)
         assert res.method == "delong" and res.metric == "roc_auc"
         assert res.value_a == pytest.approx(sk_auc(y, a), abs=1e-12)
@@ -72,12 +71,9 @@ def test_paired_delong_equals_textbook(rng):
         assert res.p_value == pytest.approx(p_ref, rel=1e-9, abs=1e-12)
         assert res.low == pytest.approx(diff - Z975 * se, abs=1e-9)
         assert res.high == pytest.approx(diff + Z975 * se, abs=1e-9)
-        assert res.prob_b_better == pytest.approx(stats.norm.cdf(diff / se), abs=1e-9)
-        below = stats.norm.cdf((rope[0] - diff) / se)
-        above = stats.norm.sf((rope[1] - diff) / se)
-        assert res.prob_below_rope == pytest.approx(below, abs=1e-9)
-        assert res.prob_above_rope == pytest.approx(above, abs=1e-9)
-        assert res.prob_in_rope == pytest.approx(1 - below - above, abs=1e-9)
+        # a test: its evidence is the p-value, no probability field, no AP in AUC fields
+        assert res.prob_b_better is None and res.prob_in_rope is None
+        assert res.ap_a is None and res.ap_b is None
         assert res.difference_draws is None and res.null_distribution is None
         assert res.empirical_ap_a == pytest.approx(sk_ap(y, a), abs=1e-12)
 
@@ -106,12 +102,30 @@ def test_identical_classifiers(rng):
     y, a, _ = simulate(rng, n=80, decimals=1)
     d = compare_classifiers(y, a, a.copy(), metric="roc_auc")
     assert d.estimate == 0.0 and d.standard_error == 0.0 and d.p_value == 1.0
-    assert d.prob_b_better == 0.0 and d.low == d.high == 0.0
+    assert d.prob_b_better is None and d.low == d.high == 0.0
     for metric in ("roc_auc", "average_precision"):
         p = compare_classifiers(
             y, a, a.copy(), metric=metric, method="permutation", n_resamples=50, random_seed=rng
         )
         assert p.p_value == 1.0 and np.all(p.null_distribution == 0.0)
+
+
+def test_fields_say_what_they_hold(rng):
+    """A p-value only in ``p_value``; AP-named fields hold AP or None; value_* the metric."""
+    y, a, b = simulate(rng, n=120)
+    auc_a, auc_b = sk_auc(y, a), sk_auc(y, b)
+    for method in ("delong", "permutation"):
+        res = compare_classifiers(
+            y, a, b, metric="roc_auc", method=method, n_resamples=50, random_seed=rng
+        )
+        assert 0.0 <= res.p_value <= 1.0 and res.prob_b_better is None
+        assert res.ap_a is None and res.ap_b is None
+        assert res.value_a == pytest.approx(auc_a, abs=1e-12)
+        assert res.value_b == pytest.approx(auc_b, abs=1e-12)
+    perm = compare_classifiers(y, a, b, method="permutation", n_resamples=50, random_seed=rng)
+    assert perm.prob_b_better is None and perm.ap_a == pytest.approx(sk_ap(y, a), abs=1e-12)
+    boot = compare_classifiers(y, a, b, method="bootstrap", n_resamples=50, random_seed=rng)
+    assert boot.p_value is None and 0.0 <= boot.prob_b_better <= 1.0
 
 
 # ------------------------------------------------------------------------ permutation
@@ -235,6 +249,8 @@ def test_bad_combinations_named_errors(rng):
         compare_classifiers(y, a, b, metric="roc_auc", recall=0.5)
     with pytest.raises(ValueError, match="`rope` needs a distribution"):
         compare_classifiers(y, a, b, method="permutation", rope=(-0.01, 0.01))
+    with pytest.raises(ValueError, match="`rope` needs a distribution.*'delong'"):
+        compare_classifiers(y, a, b, metric="roc_auc", method="delong", rope=(-0.01, 0.01))
     with pytest.raises(ValueError, match="`n_resamples`"):
         compare_classifiers(y, a, b, method="permutation", n_resamples=0)
     with pytest.raises(ValueError, match="`score_b`"):
