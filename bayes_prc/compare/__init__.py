@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from .._core import check_random_state
+from .._core import check_probability, check_random_state
 from .._core.groups import check_groups
 from ..empirical import as_ranked
 from ._auc import (
@@ -87,9 +87,8 @@ _ROW_MODEL = {"semiparametric": "semiparametric", "flexible": "flexible", "binor
 
 
 def _check_ci_prob(ci_prob):
-    if isinstance(ci_prob, bool) or not isinstance(ci_prob, (int, float)) or not 0 < ci_prob < 1:
-        raise ValueError(f"`ci_prob` must be in (0, 1); got {ci_prob!r}")
-    return float(ci_prob)
+    """The one probability check of the package (NumPy scalars accepted, as elsewhere)."""
+    return check_probability(ci_prob, "ci_prob")
 
 
 def _separated(is_pos, score):

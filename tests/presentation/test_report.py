@@ -89,8 +89,14 @@ def test_compare_errors(small):
     y, s = small
     with pytest.raises(ValueError, match=r"`methods` must be a non-empty subset"):
         bp.compare_intervals(y, s, methods=["jackknife"])
-    with pytest.raises(ValueError, match=r"`ci_prob` must be in \(0, 1\); got 95"):
+    with pytest.raises(ValueError, match=r"`ci_prob` must be a number in \(0, 1\); got 95"):
         bp.compare_intervals(y, s, ci_prob=95)
+    # one probability check for the package: NumPy scalars are accepted everywhere
+    for fn in (bp.compare_intervals, bp.ap_interval):
+        key = "ci_prob" if fn is bp.compare_intervals else "confidence_level"
+        kw = {"methods": ["logit"]} if fn is bp.compare_intervals else {}
+        res = fn(y, s, **{key: np.float32(0.9)}, **kw)
+        assert res is not None
 
 
 class _Collect(HTMLParser):
