@@ -8,7 +8,7 @@ the few top-level modules):
 1 empirical    empirical/ (numpy only)
 2 core         models/, frequentist/ and the public paths binormal, intervals, bootstrap
 3 bayes        bayes/ (the only layer importing PyMC)
-4 workflows    compare/, paired/, pool/, subgroups/, criticism, prevalence, simulate, populations, folds
+4 workflows    compare/, paired/, pool/, subgroups/, ranking/, criticism, prevalence, simulate, populations, folds
 5 scale        scale/ (the dask adapter) and _dispatch (the faces routing dask input)
 6 presentation plotting/, _report/, cli/
 
@@ -42,6 +42,7 @@ LAYER_NAMES = {
         "paired",
         "pool",
         "subgroups",
+        "ranking",
         "criticism",
         "prevalence",
         "simulate",

@@ -42,7 +42,7 @@ from ._design_estimates import prepare_selection as prepare_selection
 # the bootstrap engine: public path bayes_prc.bootstrap (`name as name`: importable here)
 from ._engine import average_precision_replicates as average_precision_replicates
 from ._engine import bootstrap_replicates as bootstrap_replicates
-from ._engine import paired_replicates
+from ._engine import model_replicates, paired_replicates
 from ._jackknife import JACKKNIFE_MAX_PER_CLASS as JACKKNIFE_MAX_PER_CLASS
 from ._jackknife import BCaInterval as BCaInterval
 from ._jackknife import bca_interval as bca_interval
@@ -71,6 +71,15 @@ from ._proportion import PROPORTION_METHODS as PROPORTION_METHODS
 from ._proportion import logit_interval as logit_interval
 from ._proportion import proportion_interval as proportion_interval
 from ._proportion import wald_interval as wald_interval
+from ._rank_sets import (
+    bootstrap_p_values,
+    holm,
+    max_t_step_down,
+    pair_standard_errors,
+    posterior_rank_sets,
+    rank_draws,
+    rank_sets,
+)
 from ._resample import BOOTSTRAP_KINDS as BOOTSTRAP_KINDS
 from ._resample import BYTES_PER_ITEM as BYTES_PER_ITEM
 from ._resample import DEFAULT_MEMORY_BUDGET as DEFAULT_MEMORY_BUDGET
@@ -137,6 +146,14 @@ __all__ = [
     "paired_delong_test",
     "paired_permutation_test",
     "paired_replicates",
+    "model_replicates",
+    "bootstrap_p_values",
+    "holm",
+    "max_t_step_down",
+    "posterior_rank_sets",
+    "pair_standard_errors",
+    "rank_draws",
+    "rank_sets",
     "read_only_array",
     "recall_target_counts",
     "simultaneous_band",

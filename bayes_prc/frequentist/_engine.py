@@ -305,23 +305,78 @@ def paired_replicates(ranked_a, ranked_b, n_resamples, kind, rng, recall=None, c
         AP of A, AP of B, then precision at ``recall`` of A and of B (the highest
         precision among thresholds with recall >= ``recall``).
     """
-    bins = (_Bins(ranked_a), _Bins(ranked_b))
+    return model_replicates(
+        [ranked_a, ranked_b], n_resamples, kind, rng, recall=recall, clusters=clusters
+    )
+
+
+def _auc_spec(ranked):
+    """``(pos_bins, neg_bins, n_bins)`` over the distinct scores, best first (ROC AUC)."""
+    levels, code = np.unique(ranked.y_score, return_inverse=True)
+    code = (levels.shape[0] - 1) - code  # bin 0 holds the highest score
+    return code[ranked.is_pos], code[~ranked.is_pos], levels.shape[0]
+
+
+def _auc_from_binned(cp, cn):
+    """ROC AUC of each row from class weights per distinct score (best first); ties 1/2."""
+    neg_above = np.cumsum(cn, axis=1) - cn  # negatives strictly above each score
+    neg_total = cn.sum(axis=1)
+    below = neg_total[:, None] - neg_above - cn
+    num = np.einsum("ij,ij->i", cp, below + 0.5 * cn)
+    den = cp.sum(axis=1) * neg_total
+    out = np.full(cp.shape[0], 0.5)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def model_replicates(
+    ranked_list, n_resamples, kind, rng, *, metric="average_precision", recall=None, clusters=None
+):
+    """AP or ROC AUC (and precision at ``recall``) of k classifiers of the same items, paired.
+
+    Every replicate applies the same resample (or Dirichlet weights) to all k
+    classifiers, as :func:`paired_replicates` does for two (which is this function's
+    two-classifier case, draw for draw).
+
+    Parameters
+    ----------
+    ranked_list : list of Ranked
+        The classifiers' prepared data; the same labels (``is_pos``) in each.
+    n_resamples : int
+    kind : {"stratified", "bayesian", "cluster", "cluster_bayesian"}
+    rng : numpy.random.Generator
+    metric : {"average_precision", "roc_auc"}
+    recall : float, optional
+        AP only: also the precision at this recall of each classifier.
+    clusters : Clusters, optional
+        With the cluster kinds: whole clusters are drawn.
+
+    Returns
+    -------
+    ndarray of shape (k, n_resamples), or (2 k, n_resamples) with ``recall``
+        The metric of each classifier, then (with ``recall``) their precisions at it.
+    """
+    bins = [_Bins(r) for r in ranked_list]
     if clusters is not None:  # whole clusters ("cluster" / "cluster_bayesian")
         bins[0].clusters = clusters
-    out = np.empty((2 if recall is None else 4, n_resamples))
+    auc = metric == "roc_auc"
+    specs = [_auc_spec(r) for r in ranked_list] if auc else [b.spec for b in bins]
+    k = len(ranked_list)
+    out = np.empty((k if recall is None else 2 * k, n_resamples))
     progress = Progress(n_resamples, "paired", False)
     start = 0
-    for blocks in _binned_blocks(
-        bins[0], [b.spec for b in bins], n_resamples, rng, kind, 1, progress
-    ):
+    for blocks in _binned_blocks(bins[0], specs, n_resamples, rng, kind, 1, progress):
         stop = start + blocks[0][0].shape[0]
         for j, (cp, cn) in enumerate(blocks):
+            if auc:
+                out[j, start:stop] = _auc_from_binned(cp, cn)
+                continue
             cp = cp[:, : bins[j].n_groups]
             out[j, start:stop] = _ap_from_binned(cp, cn)
             if recall is not None:
-                out[2 + j, start:stop] = _max_precision_at_recall(cp, cn, recall)
+                out[k + j, start:stop] = _max_precision_at_recall(cp, cn, recall)
         start = stop
-    np.clip(out[:2], 0.0, 1.0, out=out[:2])
+    np.clip(out[:k], 0.0, 1.0, out=out[:k])
     return out
 
 
