@@ -126,6 +126,7 @@ _LAZY = {
     "SubgroupComparison": "subgroups",
     "SubgroupDisplay": "plotting",
     "SubgroupPRDisplay": "plotting",
+    "ModelComparisonDisplay": "plotting",
 }
 
 __all__ = [

@@ -19,6 +19,7 @@ from ._multiclass import PerClassAPDisplay
 from ._plan import LabelPlanDisplay
 from ._pr import PRCurveDisplay
 from ._predictive import PredictiveCurvesDisplay
+from ._ranking import ModelComparisonDisplay
 from ._roc import ROCCurveDisplay
 from ._score_ppc import ScorePPCDisplay
 from ._subgroups import SubgroupDisplay, SubgroupPRDisplay
@@ -30,6 +31,7 @@ __all__ = [
     "APForestDisplay",
     "FoldCurvesDisplay",
     "LabelPlanDisplay",
+    "ModelComparisonDisplay",
     "PRCurveDisplay",
     "PRJointRegionDisplay",
     "PerClassAPDisplay",

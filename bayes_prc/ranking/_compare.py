@@ -48,8 +48,9 @@ class ModelComparison(HTMLReprMixin):
         all ranks at once), ``prob_best`` (posterior probability of being the best,
         from the joint Bayesian bootstrap) and ``tier``.
     pairs : pandas.DataFrame
-        Indexed by ``(model_a, model_b)`` (every pair, or every model against
-        ``reference``): ``difference`` (a - b), ``low``, ``high`` (simultaneous over the
+        Indexed by ``(model_a, model_b)`` (every pair, ``model_a`` the one with the
+        higher empirical metric, in the order of the empirical metrics; or every model
+        against ``reference``, as ``model_b``): ``difference`` (a - b), ``low``, ``high`` (simultaneous over the
         pairs), ``p_value`` (two-sided, Holm-adjusted over the pairs, from the paired
         bootstrap), ``prob_better`` (posterior probability that a is better), and
         ``verdict`` ("A better", "B better" or "cannot be told apart").
@@ -314,11 +315,12 @@ def compare_models(
         ranked, n_resamples, kinds[1], seed_bayes, metric=metric, clusters=clusters
     )
     k = len(names)
+    best_first = np.argsort(-empirical, kind="stable")  # pairs read (better, worse) first
     if reference is None:
-        ia, ib = (a.ravel() for a in np.triu_indices(k, 1))
+        ia, ib = (best_first[a] for a in np.triu_indices(k, 1))
     else:
         r = names.index(str(reference))
-        others = np.array([j for j in range(k) if j != r])
+        others = np.array([j for j in best_first if j != r])
         ia, ib = others, np.full(others.shape[0], r)
     # p-values (paired bootstrap, Holm over the pairs) and posterior probabilities
     p_raw = bootstrap_p_values(empirical, boot)[ia, ib]

@@ -229,3 +229,18 @@ def test_family_wise_coverage(rng):
     rates = _family_wise(rng, 200)
     assert rates["max_t"] >= 0.9 - 0.053, rates
     assert rates["bayesian_bootstrap"] >= 0.9 - 0.053, rates
+
+
+def test_display_draws_the_forest_and_the_rank_sets(rng):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    y, s = simulate(rng)
+    res = bp.compare_models(y, s, n_resamples=200, random_seed=1)
+    disp = bp.ModelComparisonDisplay.from_comparison(res)
+    forest, ranks = disp.ax_
+    shown = {t.get_text(): t.get_position()[1] for t in ranks.get_yticklabels()}
+    assert sorted(shown, key=shown.get, reverse=True) == list(res.table.index)  # best on top
+    assert len(forest.get_yticklabels()) == len(res.pairs)
+    np.testing.assert_array_equal(disp.rank_low, res.table["rank_low"].to_numpy())
+    assert disp._repr_png_()[:4] == b"\x89PNG"
