@@ -68,7 +68,10 @@ def main(argv=None):
     ranks = true_ranks(theta, tol)
     tied = [(0, 1)]
     names = [f"model_{j}" for j in range(args.k)]
-    stats = {m: {"fw": [], "cover": [], "length": [], "false_tie": []} for m in ("max_t", "bayesian_bootstrap")}
+    stats = {
+        m: {"fw": [], "cover": [], "length": [], "false_tie": []}
+        for m in ("max_t", "bayesian_bootstrap")
+    }
     t0 = time.perf_counter()
     for _ in range(args.reps):
         y, s = sample(args.n, sizes, args.prevalence, rng, args.cluster_size)
@@ -76,8 +79,13 @@ def main(argv=None):
         if args.cluster_size > 1:
             groups = np.arange(args.n) // args.cluster_size
         res = bp.compare_models(
-            y, s, metric=args.metric, ci_prob=args.ci_prob, groups=groups,
-            n_resamples=args.n_resamples, random_seed=rng,
+            y,
+            s,
+            metric=args.metric,
+            ci_prob=args.ci_prob,
+            groups=groups,
+            n_resamples=args.n_resamples,
+            random_seed=rng,
         )
         for m, frames in res.attrs["methods"].items():
             t = frames["table"].loc[names]
@@ -90,9 +98,11 @@ def main(argv=None):
                 key = (names[a], names[b])
                 stats[m]["false_tie"].append(pairs.loc[key, "verdict"] != "cannot be told apart")
     secs = time.perf_counter() - t0
-    print(f"k={args.k} n={args.n} reps={args.reps} ci_prob={args.ci_prob} metric={args.metric} "
-          f"cluster_size={args.cluster_size}; true metrics {np.round(theta, 3)}, ranks {ranks}; "
-          f"{secs / args.reps:.2f} s per data set")
+    print(
+        f"k={args.k} n={args.n} reps={args.reps} ci_prob={args.ci_prob} metric={args.metric} "
+        f"cluster_size={args.cluster_size}; true metrics {np.round(theta, 3)}, ranks {ranks}; "
+        f"{secs / args.reps:.2f} s per data set"
+    )
     for m, st in stats.items():
         fw = np.mean(st["fw"])
         cov = np.mean(st["cover"], axis=0)
