@@ -96,6 +96,7 @@ def main(argv=None):
             pairs = frames["pairs"]
             for a, b in tied:
                 key = (names[a], names[b])
+                key = key if key in pairs.index else key[::-1]  # pairs read best first
                 stats[m]["false_tie"].append(pairs.loc[key, "verdict"] != "cannot be told apart")
     secs = time.perf_counter() - t0
     print(
