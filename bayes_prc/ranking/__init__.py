@@ -5,6 +5,6 @@ paired bootstrap's step-down max-t procedure (Mogstad, Romano, Shaikh & Wilhelm 
 beside the joint Bayesian bootstrap posterior of all k metrics.
 """
 
-from ._compare import MODEL_COMPARISON_METHODS, ModelComparison, compare_models
+from ._compare import MODEL_COMPARISON_METHODS, RECOMMENDED_METHOD, ModelComparison, compare_models
 
-__all__ = ["MODEL_COMPARISON_METHODS", "ModelComparison", "compare_models"]
+__all__ = ["MODEL_COMPARISON_METHODS", "RECOMMENDED_METHOD", "ModelComparison", "compare_models"]

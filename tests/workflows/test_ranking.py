@@ -244,3 +244,14 @@ def test_display_draws_the_forest_and_the_rank_sets(rng):
     assert len(forest.get_yticklabels()) == len(res.pairs)
     np.testing.assert_array_equal(disp.rank_low, res.table["rank_low"].to_numpy())
     assert disp._repr_png_()[:4] == b"\x89PNG"
+
+
+def test_recommended_method_is_fixed_and_both_methods_are_kept(rng):
+    y, s = simulate(rng, n=200)
+    for seed in (1, 2):
+        res = bp.compare_models(y, s, n_resamples=200, random_seed=seed)
+        assert res.method == res.attrs["recommended"] == bp.ranking.RECOMMENDED_METHOD
+        assert set(res.attrs["methods"]) == set(bp.ranking.MODEL_COMPARISON_METHODS)
+    other = bp.compare_models(y, s, n_resamples=200, random_seed=2, method="max_t")
+    pd.testing.assert_frame_equal(other.table, res.attrs["methods"]["max_t"]["table"])
+    assert "chosen by `method`" in other.recommendation
