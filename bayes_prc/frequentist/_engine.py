@@ -330,7 +330,15 @@ def _auc_from_binned(cp, cn):
 
 
 def model_replicates(
-    ranked_list, n_resamples, kind, rng, *, metric="average_precision", recall=None, clusters=None
+    ranked_list,
+    n_resamples,
+    kind,
+    rng,
+    *,
+    metric="average_precision",
+    recall=None,
+    clusters=None,
+    block=1,
 ):
     """AP or ROC AUC (and precision at ``recall``) of k classifiers of the same items, paired.
 
@@ -350,6 +358,11 @@ def model_replicates(
         AP only: also the precision at this recall of each classifier.
     clusters : Clusters, optional
         With the cluster kinds: whole clusters are drawn.
+    block : int, default 1
+        Replicates drawn per call of the generator (1: :func:`paired_replicates`'
+        draws). A larger block is much faster for many items or models and draws other
+        (equally valid, equally reproducible) replicates; memory grows as
+        ``block * n_samples``.
 
     Returns
     -------
@@ -365,7 +378,7 @@ def model_replicates(
     out = np.empty((k if recall is None else 2 * k, n_resamples))
     progress = Progress(n_resamples, "paired", False)
     start = 0
-    for blocks in _binned_blocks(bins[0], specs, n_resamples, rng, kind, 1, progress):
+    for blocks in _binned_blocks(bins[0], specs, n_resamples, rng, kind, block, progress):
         stop = start + blocks[0][0].shape[0]
         for j, (cp, cn) in enumerate(blocks):
             if auc:

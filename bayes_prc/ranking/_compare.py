@@ -318,11 +318,14 @@ def compare_models(
     point = average_precision_score if metric == "average_precision" else roc_auc_score
     empirical = np.array([point(r, None) for r in ranked])
     kinds = ("stratified", "bayesian") if clusters is None else ("cluster", "cluster_bayesian")
+    # replicates per draw: each block holds k count tables of up to n bins (16 bytes a
+    # bin) beside the draws; about 64 MB at a time
+    block = int(np.clip(64 * 2**20 // (16 * (len(names) + 1) * is_pos.size), 1, 256))
     boot = model_replicates(
-        ranked, n_resamples, kinds[0], seed_freq, metric=metric, clusters=clusters
+        ranked, n_resamples, kinds[0], seed_freq, metric=metric, clusters=clusters, block=block
     )
     draws = model_replicates(
-        ranked, n_resamples, kinds[1], seed_bayes, metric=metric, clusters=clusters
+        ranked, n_resamples, kinds[1], seed_bayes, metric=metric, clusters=clusters, block=block
     )
     k = len(names)
     best_first = np.argsort(-empirical, kind="stable")  # pairs read (better, worse) first
