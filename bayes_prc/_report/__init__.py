@@ -19,10 +19,21 @@ from pathlib import Path
 from .._core import Steps, check_output_path
 from ._compute import add_caught_warnings, compute_report
 from ._figures import report_figures
+from ._models import compare_report
 from ._pool import pool_report
 from ._render import _atomic_write, render_html, render_markdown
 
-__all__ = ["report", "build_report", "pool_report"]
+__all__ = ["report", "build_report", "pool_report", "compare_report"]
+
+
+def _several_models(y_score):
+    """True for a mapping or a DataFrame of scores with more than one model."""
+    from collections.abc import Mapping
+
+    if isinstance(y_score, Mapping):
+        return len(y_score) > 1
+    columns = getattr(y_score, "columns", None)
+    return columns is not None and len(columns) > 1
 
 
 def build_report(
@@ -119,6 +130,11 @@ def report(
     Parameters
     ----------
     y_true, y_score : array-like of shape (n_samples,)
+        ``y_score`` may also be a mapping name -> scores or a DataFrame with one column
+        per model: with more than one model the comparison report of
+        :func:`compare_report` (:func:`bayes_prc.compare_models`) is written instead
+        (``transform``, ``bayes_method``, ``score_models``, ``model`` and ``subgroup``
+        do not apply there); a single column gives this report.
     path : str or Path
         The HTML file to write. An existing file is not overwritten unless ``force``.
     title : str, optional
@@ -181,6 +197,36 @@ def report(
     ...           n_resamples=200).name
     'report.html'
     """
+    if _several_models(y_score):
+        unsupported = {
+            "transform": transform is not None,
+            "bayes_method": bayes_method != "auto",
+            "score_models": score_models,
+            "model": model != "semiparametric",
+            "subgroup": subgroup is not None,
+        }
+        bad = [name for name, given in unsupported.items() if given]
+        if bad:
+            raise ValueError(
+                f"several models' scores give the comparison report, which does not take "
+                f"{', '.join(f'`{b}`' for b in bad)}"
+            )
+        return compare_report(
+            y_true,
+            y_score,
+            path,
+            title=title,
+            pos_label=pos_label,
+            random_seed=random_seed,
+            n_resamples=n_resamples,
+            ci_prob=ci_prob,
+            groups=groups,
+            markdown_path=markdown_path,
+            force=force,
+            source=source,
+        )
+    if hasattr(y_score, "columns") or isinstance(y_score, dict):  # one model: its column
+        y_score = next(iter(y_score.values())) if isinstance(y_score, dict) else y_score.iloc[:, 0]
     path = Path(path)
     check_output_path(path, force)  # before any computing
     if markdown_path is not None:

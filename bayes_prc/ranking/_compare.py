@@ -61,7 +61,9 @@ class ModelComparison(HTMLReprMixin):
         ``low``, ``high`` (simultaneous over the pairs), ``p_value`` (two-sided,
         Holm-adjusted over the pairs, from the paired bootstrap), ``prob_better``
         (posterior probability that a is better), and ``verdict`` ("A better",
-        "B better" or "cannot be told apart").
+        "B better" or "cannot be told apart": for ``"max_t"`` the step-down
+        declarations, for ``"bayesian_bootstrap"`` whether A's whole rank set lies above
+        B's, so that verdicts, tiers and rank sets are one joint statement).
     tiers : list of list of str
         Models grouped best first; no model of a tier is declared better than another
         of the same tier.
@@ -81,7 +83,8 @@ class ModelComparison(HTMLReprMixin):
         Items and positives.
     attrs : dict
         ``recommended`` (= ``method``), ``methods`` (each method's ``table`` and
-        ``pairs``), ``critical`` (the max-t critical value of each method),
+        ``pairs``), ``is_pos`` and ``scores`` (the validated labels, shape (n,), and
+        scores, shape (k, n), in the order of ``posterior``'s models), ``critical`` (the max-t critical value of each method),
         ``clusters`` (with ``groups``), ``n_resamples``.
     """
 
@@ -356,8 +359,11 @@ def compare_models(
             better, crit, se = max_t_step_down(est, reps, level)
             rank_low, rank_high = rank_sets(better)
         else:
-            better, crit, se = max_t_step_down(est, reps, level, step_down=False)
+            _, crit, se = max_t_step_down(est, reps, level, step_down=False)
             rank_low, rank_high = posterior_rank_sets(reps, level)
+            # the verdicts read the one joint credible set: every rank vector in it puts
+            # i above j when i's whole rank set is above j's
+            better = rank_high[:, None] < rank_low[None, :]
         critical[m] = crit
         tier = _tiers(better, np.argsort(-est, kind="stable"))
         order = best_first  # the table reads by the empirical metric, whatever the method
@@ -397,6 +403,8 @@ def compare_models(
         draws.T[None], dims=("chain", "draw", "model"), coords={"model": names}, name=metric
     )
     attrs = {
+        "is_pos": is_pos,  # the validated data, for the report's figures
+        "scores": matrix,
         "recommended": chosen,
         "methods": {m: {"table": v[0], "pairs": v[1]} for m, v in per_method.items()},
         "critical": critical,
