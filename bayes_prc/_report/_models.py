@@ -30,7 +30,7 @@ def _curves_figure(y, matrix, names, ci_prob, n_resamples, random_seed):
     """Every model's empirical PR curve, with its bootstrap band for up to MAX_BANDS models."""
     from matplotlib.figure import Figure
 
-    from .. import precision_recall_curve
+    from ..empirical import precision_recall_curve
     from ..frequentist import bootstrap_pr_band
 
     fig = Figure(figsize=(6.4, 4.6))
