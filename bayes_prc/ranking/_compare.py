@@ -62,8 +62,9 @@ class ModelComparison(HTMLReprMixin):
         Holm-adjusted over the pairs, from the paired bootstrap), ``prob_better``
         (posterior probability that a is better), and ``verdict`` ("A better",
         "B better" or "cannot be told apart": for ``"max_t"`` the step-down
-        declarations, for ``"bayesian_bootstrap"`` whether A's whole rank set lies above
-        B's, so that verdicts, tiers and rank sets are one joint statement).
+        declarations, for ``"bayesian_bootstrap"`` A's whole rank set above B's and the
+        pair's simultaneous credible interval above 0, so that no verdict contradicts the
+        rank sets).
     tiers : list of list of str
         Models grouped best first; no model of a tier is declared better than another
         of the same tier.
@@ -359,11 +360,12 @@ def compare_models(
             better, crit, se = max_t_step_down(est, reps, level)
             rank_low, rank_high = rank_sets(better)
         else:
-            _, crit, se = max_t_step_down(est, reps, level, step_down=False)
+            by_pair, crit, se = max_t_step_down(est, reps, level, step_down=False)
             rank_low, rank_high = posterior_rank_sets(reps, level)
-            # the verdicts read the one joint credible set: every rank vector in it puts
-            # i above j when i's whole rank set is above j's
-            better = rank_high[:, None] < rank_low[None, :]
+            # a verdict needs both joint statements: i's whole rank set above j's (every
+            # rank vector of the credible set puts i above j) and the pair's simultaneous
+            # credible interval above 0; so no verdict contradicts the rank sets
+            better = (rank_high[:, None] < rank_low[None, :]) & by_pair
         critical[m] = crit
         tier = _tiers(better, np.argsort(-est, kind="stable"))
         order = best_first  # the table reads by the empirical metric, whatever the method
