@@ -23,7 +23,15 @@ import numpy as np
 
 from .. import empirical
 from .._version import __version__
-from ._io import CLIError, _check_output, parse_labels, read_column, read_header, read_table
+from ._io import (
+    CLIError,
+    _check_output,
+    parse_labels,
+    positive_as_written,
+    read_column,
+    read_header,
+    read_table,
+)
 from ._pool import add_select_parser
 
 __all__ = ["main", "empirical_summary", "format_summary"]
@@ -103,8 +111,11 @@ def _interpolated_rows(precision, recall, thresholds, n_curve_points):
     return sorted(rows, key=lambda r: (r[1], r[2]))
 
 
-def format_summary(title, summary):
+def format_summary(title, summary, *, used=None):
     """Render :func:`empirical_summary` as a text table.
+
+    ``used`` (optional) says under the title what was read (the columns and the
+    positive label).
 
     Examples
     --------
@@ -116,6 +127,7 @@ def format_summary(title, summary):
     s = summary
     lines = [
         f"== {title} ==",
+        *([] if used is None else [f"read: {used}"]),
         f"n = {s['n']}, positives = {s['n_positive']}, prevalence (chance baseline) = "
         f"{s['prevalence']:.4f}, distinct scores = {s['n_distinct_scores']}",
         "",
@@ -197,6 +209,7 @@ def _write_report(
     source,
     n_resamples,
     md=None,
+    pos_label=None,
     score_models=False,
     model="semiparametric",
     progressbar=None,
@@ -219,6 +232,7 @@ def _write_report(
             n_resamples=n_resamples,
             progressbar=progressbar,
             markdown_path=md,
+            pos_label=pos_label,
             score_models=score_models,
             model=model,
             groups=groups,
@@ -323,6 +337,7 @@ def _cmd_report(args):
         return 0
     if args.dask:  # read with dask; the report itself needs the data in memory
         y, scores = _in_memory(*_read_dask(args), "the report")
+        pos_label = None
     else:
         header = read_header(args.file, delimiter=args.delimiter) or []
         if "pool_row" in header:
@@ -359,7 +374,8 @@ def _cmd_report(args):
             if not args.quiet:
                 print(f"report written to {out}")
             return 0
-        y = parse_labels(labels, args.pos_label)
+        y, pos_label = _labels_as_written(labels, args.pos_label)
+        _note_columns(args, pos_label, labels.size)
     groups = None if args.dask else _groups(args)
     subgroup = None
     if args.subgroup is not None:
@@ -377,6 +393,7 @@ def _cmd_report(args):
         source=f"{args.file} (score column {args.score!r}, label column {args.label!r})",
         n_resamples=args.n_resamples,
         md=args.markdown,
+        pos_label=pos_label,
         score_models=args.score_models,
         model=args.model,
         progressbar=_progress(args),
@@ -394,10 +411,43 @@ def _cmd_summary(args):
         print(_dask_summary(args.file, *_read_dask(args)))
         return 0
     labels, scores = read_table(args.file, args.label, args.score, delimiter=args.delimiter)
-    y = parse_labels(labels, args.pos_label)
+    y, pos_label = _labels_as_written(labels, args.pos_label)
     groups = _groups(args)
-    print(format_summary(args.file, empirical_summary(y, scores, groups=groups)))
+    summary = empirical_summary(y, scores, pos_label=pos_label, groups=groups)
+    print(format_summary(args.file, summary, used=_used(args, pos_label)))
     return 0
+
+
+def _labels_as_written(labels, pos_label):
+    """``(y, pos_label)`` for the API: the labels as written when the user named the
+    positive one (or it is a word such as ``true``), so that what the report and the
+    summary state is ``yes``, not ``1``; 0/1 integers and ``None`` otherwise.
+    """
+    flags = parse_labels(labels, pos_label)
+    pos, neg = positive_as_written(labels, flags, pos_label)
+    if pos_label is None and pos.lower() not in ("true", "false"):
+        return flags, None  # the labels are numbers: 1 is the positive label
+    return np.where(flags == 1, pos, neg), pos
+
+
+def _used(args, pos_label):
+    """What was read: ``score column 'prob', label column 'y' (positive label 'yes')``."""
+    shown = 1 if pos_label is None else pos_label
+    extra = "" if getattr(args, "groups", None) is None else f", groups column {args.groups!r}"
+    if getattr(args, "subgroup", None) is not None:
+        extra += f", subgroup column {args.subgroup!r}"
+    return (
+        f"score column {args.score!r}, label column {args.label!r} (positive label "
+        f"{shown!r}){extra}"
+    )
+
+
+def _note_columns(args, pos_label, n_rows):
+    """One line on stderr saying which columns and which positive label were read."""
+    if not args.quiet:
+        print(
+            f"bayes-prc: read {args.file}: {n_rows} rows; {_used(args, pos_label)}", file=sys.stderr
+        )
 
 
 def _groups(args):
@@ -407,6 +457,39 @@ def _groups(args):
     if args.dask:
         raise CLIError("--groups reads CSV/TSV files; drop --dask")
     return read_column(args.file, args.groups, "--groups", delimiter=args.delimiter)
+
+
+class _StoreOnce(argparse.Action):
+    """``store``, except that an option given twice with two values is a usage error.
+
+    argparse keeps the last of ``--score a --score b`` silently; a command that reads
+    one column must not guess which one was meant (exit status 2, the values named).
+    """
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in seen and seen[self.dest] != values:
+            column = self.metavar == "COLUMN" or self.dest in _COLUMN_DESTS
+            what = "one column" if column else "one value"
+            parser.error(
+                f"argument {option_string}: given twice ({seen[self.dest]!r} and {values!r}); "
+                f"this command takes {what}: give it once"
+            )
+        seen[self.dest] = values
+        setattr(namespace, self.dest, values)
+
+
+#: options whose value names a column of the input file
+_COLUMN_DESTS = {"score", "label", "groups", "subgroup", "inclusion_prob", "stratum"}
+
+
+class _Parser(argparse.ArgumentParser):
+    """The subcommands' parser: ``store`` (argparse's default action) refuses repeats."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
 
 
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -429,7 +512,7 @@ def build_parser():
         formatter_class=fmt,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def manners(p):
         p.add_argument(

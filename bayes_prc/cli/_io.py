@@ -18,6 +18,7 @@ from .._core import check_output_path
 __all__ = [
     "CLIError",
     "parse_labels",
+    "positive_as_written",
     "parse_scores",
     "read_column",
     "read_frame",
@@ -96,6 +97,10 @@ def read_table(path, label_col, score_col, *, delimiter=None, allow_empty=False)
     >>> labels.tolist(), scores.tolist()
     (['1', '0'], [0.9, 0.2])
     """
+    if label_col == score_col:
+        raise CLIError(
+            f"--score and --label both name the column {score_col!r}; they are two columns"
+        )
     if str(path).lower().endswith((".parquet", ".pq")):
         return _read_parquet(path, label_col, score_col)
     import pandas as pd
@@ -106,9 +111,9 @@ def read_table(path, label_col, score_col, *, delimiter=None, allow_empty=False)
     try:
         sep = delimiter if delimiter is not None else sniff_delimiter(path)
         options = dict(sep=sep, encoding="utf-8-sig", skipinitialspace=True)
-        header = [str(c).strip() for c in pd.read_csv(path, nrows=0, **options).columns]
+        header = _raw_header(path, sep)
         hint = "" if delimiter is not None else f" (read with delimiter {sep!r}; see --delimiter)"
-        _check_columns(path, header, label_col, score_col, hint)
+        _check_columns(path, header, {label_col: "--label", score_col: "--score"}, hint)
         wanted = {label_col, score_col}  # only these two columns are parsed
         frame = pd.read_csv(
             path,
@@ -161,6 +166,7 @@ def read_frame(path, *, delimiter=None):
         raise CLIError(f"cannot read {path}: no such file")
     try:
         sep = delimiter if delimiter is not None else sniff_delimiter(path)
+        _check_columns(path, _raw_header(path, sep), {})  # every column is kept: none twice
         frame = pd.read_csv(
             path,
             sep=sep,
@@ -176,7 +182,8 @@ def read_frame(path, *, delimiter=None):
 
 
 def read_header(path, *, delimiter=None):
-    """The stripped column names of a CSV/TSV file (None for Parquet: not read here)."""
+    """The stripped column names of a CSV/TSV file as written, duplicates included (None
+    for Parquet: not read here)."""
     if str(path).lower().endswith((".parquet", ".pq")):
         return None
     import pandas as pd
@@ -186,10 +193,9 @@ def read_header(path, *, delimiter=None):
         raise CLIError(f"cannot read {path}: no such file")
     try:
         sep = delimiter if delimiter is not None else sniff_delimiter(path)
-        header = pd.read_csv(path, sep=sep, encoding="utf-8-sig", nrows=0).columns
-    except (UnicodeDecodeError, pd.errors.EmptyDataError, pd.errors.ParserError, OSError) as err:
+        return _raw_header(path, sep)
+    except (UnicodeDecodeError, pd.errors.EmptyDataError, OSError) as err:
         raise _csv_error(path, err) from None
-    return [str(c).strip() for c in header]
 
 
 def read_column(path, column, option, *, delimiter=None):
@@ -203,9 +209,7 @@ def read_column(path, column, option, *, delimiter=None):
 
     path = Path(path)
     header = read_header(path, delimiter=delimiter)
-    if column not in header:
-        shown = ", ".join(repr(c) for c in header)
-        raise CLIError(f"{path}: no column {column!r} (from {option}); columns are {shown}")
+    _check_columns(path, header, {column: option})
     sep = delimiter if delimiter is not None else sniff_delimiter(path)
     try:
         frame = pd.read_csv(
@@ -251,12 +255,44 @@ def _tidy_columns(frame, path):
         raise CLIError(f"{path}: no data rows")
 
 
-def _check_columns(path, names, label_col, score_col, hint=""):
-    """CLIError naming the option when the label or score column is missing."""
-    for col, opt in ((label_col, "--label"), (score_col, "--score")):
+def _raw_header(path, sep):
+    """The column names of the header line as written (stripped), duplicates kept.
+
+    pandas renames a repeated name (``score``, ``score.1``), which would make the
+    column read a silent first-one-wins; the csv module does not.
+    """
+    import pandas as pd
+
+    if len(sep) != 1:  # a regular expression (pandas' reading): pandas' names, as read
+        names = pd.read_csv(path, sep=sep, encoding="utf-8-sig", nrows=0, engine="python")
+        return [str(c).strip() for c in names.columns]
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        row = next(csv.reader(fh, delimiter=sep), None)
+    if row is None:
+        raise pd.errors.EmptyDataError("no header")
+    return [c.strip() for c in row]
+
+
+def _check_columns(path, names, wanted, hint=""):
+    """CLIError naming the option when a wanted column is missing or in the header twice.
+
+    ``wanted`` maps each column to the option it came from (``{"prob": "--score"}``);
+    with an empty ``wanted`` every column counts (the file is read whole).
+    """
+    names = [str(c) for c in names]
+    for col, opt in wanted.items():
         if col not in names:
             shown = ", ".join(repr(c) for c in names)
             raise CLIError(f"{path}: no column {col!r} (from {opt}); columns are {shown}{hint}")
+    for col in wanted or names:
+        where = [i + 1 for i, c in enumerate(names) if c == col]
+        if len(where) > 1:
+            opt = f" (from {wanted[col]})" if col in wanted else ""
+            raise CLIError(
+                f"{path}: the header has {len(where)} columns named {col!r}{opt} (columns "
+                f"{', '.join(map(str, where))}); rename them so that the column read is not "
+                "a guess"
+            )
 
 
 def _is_number(text):
@@ -273,7 +309,8 @@ def _read_parquet(path, label_col, score_col):
     except ImportError:
         raise CLIError("reading Parquet needs pyarrow (pip install pyarrow)") from None
     try:
-        _check_columns(path, pq.read_schema(path).names, label_col, score_col)
+        names = pq.read_schema(path).names
+        _check_columns(path, names, {label_col: "--label", score_col: "--score"})
         table = pq.read_table(path, columns=[label_col, score_col])  # only these two
     except OSError as err:
         raise CLIError(f"cannot read {path}: {err}") from None
@@ -349,3 +386,29 @@ def parse_labels(labels, pos_label):
     if len(distinct) < 2:
         raise CLIError(f"the label column has a single class ({shown}); both classes are needed")
     return positive[inverse].astype(int)
+
+
+def positive_as_written(labels, positive, pos_label):
+    """``(positive, negative)``: the two classes' labels as the user wrote them.
+
+    ``positive`` is :func:`parse_labels`' 0/1 result for the strings ``labels``. The
+    positive label is ``--pos-label`` as typed when given, else the label in the file
+    (the most frequent spelling when several match by value, as ``1`` and ``1.0``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayes_prc.cli._io import parse_labels, positive_as_written
+    >>> labels = np.array(["yes", "no", "yes"])
+    >>> positive_as_written(labels, parse_labels(labels, "yes"), "yes")
+    ('yes', 'no')
+    """
+    labels = np.asarray(labels, dtype=str)
+    positive = np.asarray(positive, dtype=bool)
+
+    def commonest(values):
+        uniq, counts = np.unique(values, return_counts=True)
+        return str(uniq[int(np.argmax(counts))])
+
+    pos = str(pos_label) if pos_label is not None else commonest(labels[positive])
+    return pos, commonest(labels[~positive])
