@@ -76,22 +76,29 @@ def build_compare_report(
     reference=None,
     metric="average_precision",
     source=None,
+    comparison=None,
 ):
-    """Compute and render the comparison report; returns ``(html_text, markdown_text)``."""
+    """Compute and render the comparison report; returns ``(html_text, markdown_text)``.
+
+    ``comparison``: a :class:`~bayes_prc.ranking.ModelComparison` of the same data and
+    options, used instead of computing it again.
+    """
     from ..plotting import ModelComparisonDisplay
     from ..ranking import compare_models
 
-    res = compare_models(
-        y_true,
-        scores,
-        metric=metric,
-        ci_prob=ci_prob,
-        groups=groups,
-        reference=reference,
-        random_seed=random_seed,
-        n_resamples=n_resamples,
-        pos_label=pos_label,
-    )
+    res = comparison
+    if res is None:
+        res = compare_models(
+            y_true,
+            scores,
+            metric=metric,
+            ci_prob=ci_prob,
+            groups=groups,
+            reference=reference,
+            random_seed=random_seed,
+            n_resamples=n_resamples,
+            pos_label=pos_label,
+        )
     names = [str(m) for m in res.posterior["model"].values]
     matrix, y = res.attrs["scores"], res.attrs["is_pos"]  # the validated data
     with warnings.catch_warnings():
@@ -189,6 +196,7 @@ def compare_report(
     markdown_path=None,
     force=False,
     source=None,
+    comparison=None,
 ):
     """Write the comparison report of k models scored on the same items.
 
@@ -212,6 +220,9 @@ def compare_report(
     force : bool, default False
     source : str, optional
         Where the data came from (shown, escaped).
+    comparison : ModelComparison, optional
+        :func:`bayes_prc.compare_models`'s result on the same data and options (it is
+        computed here otherwise).
 
     Returns
     -------
@@ -247,6 +258,7 @@ def compare_report(
         reference=reference,
         metric=metric,
         source=source,
+        comparison=comparison,
     )
     if markdown_path is not None:
         _atomic_write(markdown_path, md_text, force)

@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import empirical
 from .._version import __version__
+from ._compare import add_compare_parser
 from ._io import (
     CLIError,
     _check_output,
@@ -529,9 +530,17 @@ def build_parser():
             "one line per step is written on stderr in any case, unless --quiet",
         )
 
-    def data_args(p):
+    def data_args(p, many_scores=False):
         p.add_argument("file", help="CSV/TSV file with a header row (or .parquet with pyarrow)")
-        p.add_argument("--score", required=True, help="name of the score column")
+        if many_scores:  # compare: a column per model, in order; each named once
+            p.add_argument(
+                "--score",
+                required=True,
+                action="append",
+                help="score column of a model; repeat it (or give a comma list) for each model",
+            )
+        else:
+            p.add_argument("--score", required=True, help="name of the score column")
         p.add_argument("--label", required=True, help="name of the label column")
         p.add_argument(
             "--pos-label",
@@ -647,6 +656,7 @@ def build_parser():
     )
     data_args(p_sum)
     p_sum.set_defaults(func=_cmd_summary, quiet=False, progress=False)
+    add_compare_parser(sub, fmt, data_args, manners)
     return parser
 
 
