@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import empirical
 from .._version import __version__
-from ._compare import add_compare_parser
+from ._compare import add_compare_parser, read_scores, score_columns
 from ._io import (
     CLIError,
     _check_output,
@@ -408,6 +408,9 @@ def _cmd_report(args):
 
 
 def _cmd_summary(args):
+    if "," in args.score and args.score not in (read_header(args.file) or []):
+        # several models as a comma list (a repeated --score stays an error: one is meant)
+        return _summary_of_models(args, score_columns([args.score]))
     if args.dask:  # exact summary up to max_exact rows, binned (with AP bounds) beyond
         print(_dask_summary(args.file, *_read_dask(args)))
         return 0
@@ -416,6 +419,38 @@ def _cmd_summary(args):
     groups = _groups(args)
     summary = empirical_summary(y, scores, pos_label=pos_label, groups=groups)
     print(format_summary(args.file, summary, used=_used(args, pos_label)))
+    return 0
+
+
+def _summary_of_models(args, names):
+    """``summary`` of several score columns: one row per model (empirical, no fit)."""
+    if args.dask:
+        raise CLIError("summary of several --score columns reads CSV/TSV files; drop --dask")
+    labels, scores = read_scores(args.file, args.label, names, delimiter=args.delimiter)
+    y, pos_label = _labels_as_written(labels, args.pos_label)
+    groups = _groups(args)
+    lines = [
+        f"== {args.file} ==",
+        f"read: score columns {', '.join(repr(n) for n in names)}, label column "
+        f"{args.label!r} (positive label {1 if pos_label is None else pos_label!r})",
+    ]
+    rows = []
+    for name in names:
+        s = empirical_summary(y, scores[name], pos_label=pos_label, groups=groups)
+        f1 = s["max_f1"]
+        rows.append((name, s["estimators"]["average_precision"], s["roc_auc"], f1.score))
+        if len(rows) == 1:
+            lines.append(
+                f"n = {s['n']}, positives = {s['n_positive']}, prevalence (chance baseline) = "
+                f"{s['prevalence']:.4f}"
+            )
+            lines += ["", f"{'model':<20}{'AP':>10}{'ROC AUC':>10}{'max F1':>10}"]
+    width = max(20, 2 + max(len(n) for n in names))
+    lines[-1] = f"{'model':<{width}}{'AP':>10}{'ROC AUC':>10}{'max F1':>10}"
+    for name, ap, auc, f1 in rows:
+        lines.append(f"{name:<{width}}{ap:>10.4f}{auc:>10.4f}{f1:>10.4f}")
+    lines += ["", "which is better, with uncertainty: bayes-prc compare (same options)"]
+    print("\n".join(lines))
     return 0
 
 
@@ -530,7 +565,7 @@ def build_parser():
             "one line per step is written on stderr in any case, unless --quiet",
         )
 
-    def data_args(p, many_scores=False):
+    def data_args(p, many_scores=False, comma_scores=False):
         p.add_argument("file", help="CSV/TSV file with a header row (or .parquet with pyarrow)")
         if many_scores:  # compare: a column per model, in order; each named once
             p.add_argument(
@@ -538,6 +573,13 @@ def build_parser():
                 required=True,
                 action="append",
                 help="score column of a model; repeat it (or give a comma list) for each model",
+            )
+        elif comma_scores:  # summary: one column, or several models as a comma list
+            p.add_argument(
+                "--score",
+                required=True,
+                help="name of the score column, or a comma list of several models' columns "
+                "(one row per model)",
             )
         else:
             p.add_argument("--score", required=True, help="name of the score column")
@@ -654,7 +696,7 @@ def build_parser():
     p_sum = sub.add_parser(
         "summary", help="empirical summary of a CSV file (fast, no fit)", formatter_class=fmt
     )
-    data_args(p_sum)
+    data_args(p_sum, comma_scores=True)
     p_sum.set_defaults(func=_cmd_summary, quiet=False, progress=False)
     add_compare_parser(sub, fmt, data_args, manners)
     return parser

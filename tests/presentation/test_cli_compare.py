@@ -71,3 +71,19 @@ def test_compare_errors_name_the_column_and_leave_no_file(csv, tmp_path, capsys,
     code = main(["compare", str(csv), "--label", "y", "--pos-label", "yes", "-o", str(out)] + extra)
     assert code == 2 and not out.exists()
     assert message in capsys.readouterr().err
+
+
+def test_summary_of_several_models_one_row_each(csv, capsys):
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    assert (
+        main(["summary", str(csv), "--label", "y", "--pos-label", "yes", "--score", "a,b,c"]) == 0
+    )
+    out = capsys.readouterr().out
+    frame = pd.read_csv(csv)
+    y = (frame["y"] == "yes").astype(int)
+    for col in "abc":
+        row = next(line for line in out.splitlines() if line.startswith(f"{col} "))
+        ap, auc = (float(v) for v in row.split()[1:3])
+        assert ap == pytest.approx(average_precision_score(y, frame[col]), abs=5e-5)
+        assert auc == pytest.approx(roc_auc_score(y, frame[col]), abs=5e-5)
