@@ -216,11 +216,12 @@ def _family_wise(rng, reps, k=5, n=300):
 
 
 def test_family_wise_coverage_reduced(rng):
-    """40 data sets: at 0.9 (true coverage >= 0.88 measured in the full study), a rate
-    below 0.9 - 3 binomial standard errors (0.76) means the sets are broken."""
-    rates = _family_wise(rng, 40)
-    assert rates["max_t"] >= 0.76, rates
-    assert rates["bayesian_bootstrap"] >= 0.76, rates
+    """80 data sets at nominal 0.9: with the study's family-wise coverage (0.887 for the
+    Bayesian sets, 0.967 max-t) a rate below 0.75 has probability 0.0002 (binomial);
+    sets that covered only 0.70 would pass with probability 0.2."""
+    rates = _family_wise(rng, 80)
+    assert rates["max_t"] >= 0.75, rates
+    assert rates["bayesian_bootstrap"] >= 0.75, rates
 
 
 @pytest.mark.slow
