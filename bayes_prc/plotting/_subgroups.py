@@ -136,7 +136,9 @@ class SubgroupDisplay(DisplayMixin):
         self.row_positions_ = ys
         est, lo, hi = self.overall
         level = f" ({percent(self.ci_prob)})" if self.ci_prob is not None else ""
-        self.overall_band_ = ax.axvspan(lo, hi, color="0.85", zorder=0, label=f"overall{level}")
+        self.overall_band_ = ax.axvspan(
+            lo, hi, color="0.85", zorder=0, label=f"all subgroups together{level}"
+        )
         self.overall_line_ = ax.axvline(est, color="0.4", linestyle="--", linewidth=1.0)
         offsets = {"pooled": 0.0, "independent": 0.22, "bootstrap": -0.22}
         names = {
