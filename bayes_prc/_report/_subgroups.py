@@ -93,7 +93,7 @@ def subgroup_caption(sub, headline=None):
         )
         lines.append(
             f"The overall AP of this report is the headline, AP {est} [{low}, {high}]; "
-            f"the subgroup model's {pooled} differs from it because it is another model "
+            f"the subgroup model's {pooled} can differ from it because it is another model "
             "and another estimand: the AP of the hierarchical model's pooled population (a "
             "mixture of the subgroups' binormal curves, each shrunk towards the others), "
             f"where the headline is the recommended interval ({headline['label']}) of the "

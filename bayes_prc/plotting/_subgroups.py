@@ -393,7 +393,8 @@ class SubgroupPRDisplay(DisplayMixin):
 
     @classmethod
     def from_comparison(cls, comparison, subgroups=None, *, ci_prob=None, ax=None, **kwargs):
-        """Bands of ``subgroups`` (default: the flagged ones, then the lowest, 4 in all).
+        """Bands of ``subgroups`` (default: the flagged ones, then the lowest, 4 in all,
+        in the table's natural order).
 
         Parameters
         ----------
@@ -408,7 +409,9 @@ class SubgroupPRDisplay(DisplayMixin):
             order = t.sort_values("estimate").index.tolist()
             chosen = [s for s in order if t.loc[s, "flagged"]][:4]
             chosen += [s for s in order if s not in chosen][: max(0, min(4, len(t)) - len(chosen))]
-            subgroups = chosen[:4]
+            subgroups = [s for s in t.index if s in chosen[:4]]  # in the table's order
+        elif not isinstance(subgroups, (list, tuple, np.ndarray)):
+            subgroups = [subgroups]  # one label
         band = comparison.pr_band(subgroup=list(subgroups), ci_prob=ci_prob)
         bands = {
             str(s): (band["lower"].values[i], band["median"].values[i], band["upper"].values[i])

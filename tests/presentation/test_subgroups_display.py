@@ -251,3 +251,10 @@ def test_cli_refuses_an_id_column_before_any_fit(tmp_path, rng):
     assert "fitting" not in res.stderr  # no step of the report started
     assert "`" not in res.stderr and "np." not in res.stderr
     assert not (tmp_path / "r.html").exists()
+
+
+def test_pr_display_default_panels_in_natural_order(comparison):
+    disp = SubgroupPRDisplay.from_comparison(comparison)
+    assert [a.get_title() for a in disp.axes_] == [str(s) for s in comparison.table.index]
+    one = SubgroupPRDisplay.from_comparison(comparison, "site 1")
+    assert list(one.lines_) == ["site 1"]
