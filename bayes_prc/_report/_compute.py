@@ -36,6 +36,7 @@ from ..compare import (
 from ..criticism import compare_score_models, fit_score_models, score_ppc
 from ..empirical import Ranked, as_ranked, average_precision_score, precision_recall_curve
 from ..frequentist import bootstrap_pr_band
+from ..subgroups import check_subgroups
 from ._subgroups import compute_subgroups
 
 __all__ = [
@@ -327,6 +328,8 @@ def compute_report(
             f"{r.n_pos} positive(s) of {r.n_samples}"
         )
     steps = steps if steps is not None else Steps(False)
+    if subgroup is not None:  # an id column is refused here, before any fit
+        subgroup = check_subgroups(subgroup, r.n_samples)
     clusters = None if groups is None else check_groups(groups, r.n_samples)
     if clusters is not None and clusters.singletons:
         clusters = None  # every cluster one item: the ungrouped report

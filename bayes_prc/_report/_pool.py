@@ -231,7 +231,9 @@ def _html(d, svgs, title, source):
     pct = f"{100 * d['ci_prob']:.4g}%"
     notes = "".join(f"<li>{esc(n)}</li>" for n in d["notes"])
     parts = [
-        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{esc(title)}</title>",
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title>",
         f"<style>{_CSS}</style></head><body><h1>{esc(title)}</h1>",
         f'<p class="note">{esc(source or "")} &middot; bayes_prc {__version__}</p>',
         f'<p class="ok">{esc(_verdict(d))}</p>',

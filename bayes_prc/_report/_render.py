@@ -22,14 +22,16 @@ _CSS = """
 body { font-family: -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; margin: 2em auto;
        max-width: 1100px; color: #222; line-height: 1.45; padding: 0 1em; }
 h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; }
-table { border-collapse: collapse; margin: .8em 0; font-size: .92em; }
+p, li, figcaption { overflow-wrap: anywhere; }
+table { border-collapse: collapse; margin: .8em 0; font-size: .92em; display: block;
+        max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: right; }
 th { background: #f3f3f3; } td.l, th.l { text-align: left; }
 .warn { background: #fff4e5; border-left: 4px solid #f0a030; padding: .5em 1em; }
 .ok { background: #eef8ee; border-left: 4px solid #4a4; padding: .5em 1em; }
 .note { color: #555; font-size: .92em; }
 figure { margin: 1em 0; } figcaption { color: #555; font-size: .9em; }
-.fig svg { max-width: 100%; height: auto; }
+svg, img { max-width: 100%; height: auto; }
 .headline { font-size: 1.5em; font-weight: bold; margin: .2em 0 .4em; }
 """
 
@@ -99,6 +101,57 @@ def _headline_source(d):
     return text
 
 
+#: The "more items would halve it" sentence needs at least this many positives (below,
+#: an AP interval is set by a handful of ranks, not by the 1/sqrt(n) law) ...
+HALVING_MIN_POSITIVES = 10
+#: ... and an interval clear of the bounds 0 and 1 by this much, at most this wide.
+HALVING_BOUND_GAP, HALVING_MAX_WIDTH = 0.01, 0.5
+
+
+def halving_holds(n_pos, low, high):
+    """Whether "four times as many items would halve the interval" is true enough to say.
+
+    The width of an interval shrinks roughly as one over the square root of the number
+    of items only in the regime where it is set by sampling noise of a near-normal
+    estimate: enough positives (:data:`HALVING_MIN_POSITIVES`), an interval not pressed
+    against 0 or 1 (where the bound, not the data, sets its side) and not spanning most
+    of [0, 1] (:data:`HALVING_BOUND_GAP`, :data:`HALVING_MAX_WIDTH`). With one positive
+    the interval is about [0, 1], and no count of items halves it that way.
+    """
+    return bool(
+        n_pos >= HALVING_MIN_POSITIVES
+        and low > HALVING_BOUND_GAP
+        and high < 1.0 - HALVING_BOUND_GAP
+        and high - low <= HALVING_MAX_WIDTH
+    )
+
+
+def _precision_outlook(d, low, high):
+    """What more data would do to the headline's width, only where it is true."""
+    if halving_holds(d.n_pos, low, high):
+        if d.clusters is None:
+            return (
+                "Interval widths shrink roughly as one over the square root of the number "
+                f"of labelled items, so about {3 * d.n:,} more items like these (four times "
+                "as many) would halve that."
+            )
+        return (
+            "With clustered items the width shrinks roughly as one over the square root "
+            f"of the number of clusters, so about {3 * d.clusters.n_clusters:,} more "
+            "clusters like these (four times as many) would halve that."
+        )
+    if d.n_pos < HALVING_MIN_POSITIVES:
+        why = f"rests on only {_plural(d.n_pos, 'positive')}"
+    elif high - low > HALVING_MAX_WIDTH:
+        why = "spans most of [0, 1]"
+    else:
+        why = f"reaches the bound {0 if low <= HALVING_BOUND_GAP else 1}"
+    return (
+        f"The interval {why}, so its width does not follow the one-over-square-root rule "
+        "of larger samples; more labelled positives are what narrow it."
+    )
+
+
 def verdict(d, ci_prob):
     """The report's opening verdict, as plain sentences (empty without a recommendation).
 
@@ -122,14 +175,7 @@ def verdict(d, ci_prob):
         headline_text(d, ci_prob) + ".",
         _headline_source(d),
         table.attrs["recommendation"],
-        f"How precise: {spread}. Interval widths shrink roughly as one over the square root "
-        "of the number of labelled items, so about "
-        f"{3 * d.n:,} more items like these (four times as many) would halve that."
-        if d.clusters is None
-        else f"How precise: {spread}. With clustered items the width shrinks roughly as one "
-        "over the square root of the number of clusters, so about "
-        f"{3 * d.clusters.n_clusters:,} more clusters like these (four times as many) would "
-        "halve that.",
+        f"How precise: {spread}. {_precision_outlook(d, low, high)}",
     ]
     caveats = []
     if d.n_pos < 20:
@@ -351,7 +397,7 @@ def _subgroup_section_html(d, svgs):
     verdict = "passed" if check.passed else "failed"
     return [
         "<h2>Per subgroup</h2>",
-        *(f"<p>{_esc(line)}</p>" for line in subgroup_caption(sub)),
+        *(f"<p>{_esc(line)}</p>" for line in subgroup_caption(sub, d.headline)),
         _table_html(sub.table, SUBGROUP_COLUMNS, index_names=["subgroup"]),
         f'<figure class="fig">{svgs["subgroups"]}<figcaption>Each subgroup\'s interval with '
         "partial pooling, and (for up to 30 subgroups) fitted alone and by the bootstrap; "
@@ -370,7 +416,7 @@ def _subgroup_section_md(d):
     return [
         "## Per subgroup",
         "",
-        *(part for line in subgroup_caption(sub) for part in (line, "")),
+        *(part for line in subgroup_caption(sub, d.headline) for part in (line, "")),
         _md_table(sub.table, SUBGROUP_COLUMNS),
         "",
     ]

@@ -383,6 +383,13 @@ def _cmd_report(args):
         if args.dask:
             raise CLIError("--subgroup reads CSV/TSV files; drop --dask")
         subgroup = read_column(args.file, args.subgroup, "--subgroup", delimiter=args.delimiter)
+        from ..subgroups import check_subgroups  # an id column: refused before any fit
+
+        try:
+            subgroup = check_subgroups(subgroup, len(subgroup))
+        except ValueError as err:
+            where = f"--subgroup column {args.subgroup!r}"
+            raise CLIError(str(err).replace("`subgroup`", where)) from None
     out = _write_report(
         y,
         scores,

@@ -8,6 +8,8 @@ from ._base import (
     BOOTSTRAP_COLOR,
     EMPIRICAL_COLOR,
     POSTERIOR_COLOR,
+    UNIT_LIMITS,
+    DisplayMixin,
     finish,
     get_axes,
     merge,
@@ -34,7 +36,7 @@ def _rows(values, n, name):
     return arr
 
 
-class SubgroupDisplay:
+class SubgroupDisplay(DisplayMixin):
     """Forest plot of each subgroup's interval: partial pooling beside the alternatives.
 
     One row per subgroup (top to bottom in the given order), with the pooled
@@ -134,7 +136,9 @@ class SubgroupDisplay:
         self.row_positions_ = ys
         est, lo, hi = self.overall
         level = f" ({percent(self.ci_prob)})" if self.ci_prob is not None else ""
-        self.overall_band_ = ax.axvspan(lo, hi, color="0.85", zorder=0, label=f"overall{level}")
+        self.overall_band_ = ax.axvspan(
+            lo, hi, color="0.85", zorder=0, label=f"all subgroups together{level}"
+        )
         self.overall_line_ = ax.axvline(est, color="0.4", linestyle="--", linewidth=1.0)
         offsets = {"pooled": 0.0, "independent": 0.22, "bootstrap": -0.22}
         names = {
@@ -217,8 +221,19 @@ class SubgroupDisplay:
         return disp.plot(ax=ax, **kwargs)
 
 
-class SubgroupPRDisplay:
+#: One colour per subgroup, twelve distinct ones (matplotlib's ten, then two more).
+SUBGROUP_COLORS = [f"C{i}" for i in range(10)] + ["#000080", "#a6761d"]
+
+
+class SubgroupPRDisplay(DisplayMixin):
     """Credible bands of subgroups' PR curves over the pooled population's band.
+
+    Two layouts, both readable with a dozen subgroups: small multiples (default), one
+    panel per subgroup with its band over the pooled population's grey band, panels
+    sharing their axes; or all subgroups on one axes as median lines with light fills
+    and the band's edges as thin lines of the subgroup's colour (no stack of
+    translucent fills). Colours are distinct for up to 12 subgroups
+    (:data:`SUBGROUP_COLORS`).
 
     Parameters
     ----------
@@ -235,8 +250,13 @@ class SubgroupPRDisplay:
         ``label -> PolyCollection``.
     lines_ : dict
         ``label -> Line2D`` (the median curves).
+    axes_ : numpy.ndarray of Axes
+        Every axes drawn on (one per subgroup with ``layout="panels"``, in the order of
+        ``bands``; a single one with ``layout="overlay"``).
     overall_fill_ : matplotlib.collections.PolyCollection or None
+        The pooled band of the first axes.
     ax_, figure_
+        The first axes and the figure.
 
     Examples
     --------
@@ -263,30 +283,118 @@ class SubgroupPRDisplay:
         self.overall = None if overall is None else tuple(np.asarray(b, float) for b in overall)
         self.ci_prob = ci_prob
 
-    def plot(self, ax=None, *, legend=True):
-        """Draw the bands (one colour per subgroup) and the pooled population's band."""
+    def plot(self, ax=None, *, layout="panels", legend=True, ncols=None):
+        """Draw the bands (one colour per subgroup) and the pooled population's band.
+
+        Parameters
+        ----------
+        ax : Axes or array of Axes, optional
+            ``layout="panels"``: as many axes as subgroups (a figure's ``subplots``),
+            or a single axes, which then holds every subgroup (the overlay); default a
+            new figure with a grid of panels. ``layout="overlay"``: one axes, default a
+            new figure.
+        layout : {"panels", "overlay"}, default "panels"
+        legend : bool, default True
+            The overlay's legend (outside the axes, on the right); the panels are titled
+            instead.
+        ncols : int, optional
+            Columns of the new grid of panels; default ``min(4, n_subgroups)``.
+
+        Returns
+        -------
+        SubgroupPRDisplay
+        """
+        if layout not in ("panels", "overlay"):
+            raise ValueError(f"`layout` must be 'panels' or 'overlay'; got {layout!r}")
+        k = len(self.bands)
+        if layout == "panels" and k > 1 and not _is_single_axes(ax):
+            return self._plot_panels(ax, ncols)
         ax, fig = get_axes(ax, figsize=(7.5, 4.8))
         level = f" ({percent(self.ci_prob)})" if self.ci_prob is not None else ""
-        self.overall_fill_ = None
-        if self.overall is not None:
-            lo, med, hi = self.overall
-            self.overall_fill_ = ax.fill_between(
-                self.recall, lo, hi, color="0.85", label=f"overall{level}", zorder=0
-            )
-            ax.plot(self.recall, med, color="0.4", linestyle="--", linewidth=1.0)
+        self.overall_fill_ = self._overall(ax, level)
         self.fills_, self.lines_ = {}, {}
         for i, (label, (lo, med, hi)) in enumerate(self.bands.items()):
-            color = f"C{i % 10}"
-            self.fills_[label] = ax.fill_between(self.recall, lo, hi, color=color, alpha=0.18)
-            (self.lines_[label],) = ax.plot(self.recall, med, color=color, label=label + level)
+            color = SUBGROUP_COLORS[i % len(SUBGROUP_COLORS)]
+            self.fills_[label] = ax.fill_between(self.recall, lo, hi, color=color, alpha=0.08)
+            for edge in (lo, hi):
+                ax.plot(self.recall, edge, color=color, linewidth=0.6, alpha=0.7)
+            (self.lines_[label],) = ax.plot(
+                self.recall, med, color=color, linewidth=1.8, label=label + level
+            )
         unit_axes(ax, "Recall", "Precision")
+        self.axes_ = np.array([ax], dtype=object)
         if legend:
             ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         return finish(self, ax, fig, False)
 
+    def _overall(self, ax, level):
+        if self.overall is None:
+            return None
+        lo, med, hi = self.overall
+        fill = ax.fill_between(
+            self.recall, lo, hi, color="0.85", label=f"all subgroups{level}", zorder=0
+        )
+        ax.plot(self.recall, med, color="0.4", linestyle="--", linewidth=1.0)
+        return fill
+
+    def _plot_panels(self, ax, ncols):
+        k = len(self.bands)
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            ncols = min(4, k) if ncols is None else int(ncols)
+            nrows = -(-k // ncols)
+            fig, grid = plt.subplots(
+                nrows,
+                ncols,
+                figsize=(2.3 * ncols + 0.6, 2.3 * nrows + 0.5),
+                sharex=True,
+                sharey=True,
+                squeeze=False,
+                layout="constrained",
+            )
+            axes = grid.ravel()
+        else:
+            axes = np.asarray(ax, dtype=object).ravel()
+            if axes.size < k:
+                raise ValueError(
+                    f"`ax` must hold at least one axes per subgroup ({k}); got {axes.size}"
+                )
+            fig = axes[0].figure
+        for extra in axes[k:]:
+            extra.set_visible(False)
+        level = f" ({percent(self.ci_prob)})" if self.ci_prob is not None else ""
+        self.fills_, self.lines_ = {}, {}
+        self.overall_fill_ = None
+        for i, (label, (lo, med, hi)) in enumerate(self.bands.items()):
+            a = axes[i]
+            color = SUBGROUP_COLORS[i % len(SUBGROUP_COLORS)]
+            fill = self._overall(a, level)
+            self.overall_fill_ = fill if i == 0 else self.overall_fill_
+            self.fills_[label] = a.fill_between(self.recall, lo, hi, color=color, alpha=0.3)
+            (self.lines_[label],) = a.plot(
+                self.recall, med, color=color, linewidth=1.6, label=label + level
+            )
+            a.set(xlim=UNIT_LIMITS, ylim=UNIT_LIMITS, aspect="equal")
+            a.set_title(label, color=color, fontsize="medium")
+        ncols = _grid_columns(axes[:k])
+        for i, a in enumerate(axes[:k]):
+            if i % ncols == 0:
+                a.set_ylabel("Precision")
+            if i >= k - ncols:  # the last panel of its column: its recall axis labelled
+                a.set_xlabel("Recall")
+                a.xaxis.set_tick_params(labelbottom=True)
+        self.axes_ = axes[:k]
+        note = "grey: all subgroups together" if self.overall is not None else ""
+        if note:
+            fig.suptitle(f"PR band per subgroup{level}; {note}", fontsize="medium")
+        self.ax_, self.figure_ = axes[0], fig
+        return self
+
     @classmethod
     def from_comparison(cls, comparison, subgroups=None, *, ci_prob=None, ax=None, **kwargs):
-        """Bands of ``subgroups`` (default: the flagged ones, then the lowest, 4 in all).
+        """Bands of ``subgroups`` (default: the flagged ones, then the lowest, 4 in all,
+        in the table's natural order).
 
         Parameters
         ----------
@@ -294,14 +402,16 @@ class SubgroupPRDisplay:
         subgroups : label or list of labels, optional
         ci_prob : float, optional
         ax, **kwargs
-            As :meth:`plot`.
+            As :meth:`plot` (``layout``, ``legend``, ``ncols``).
         """
         t = comparison.table
         if subgroups is None:
             order = t.sort_values("estimate").index.tolist()
             chosen = [s for s in order if t.loc[s, "flagged"]][:4]
             chosen += [s for s in order if s not in chosen][: max(0, min(4, len(t)) - len(chosen))]
-            subgroups = chosen[:4]
+            subgroups = [s for s in t.index if s in chosen[:4]]  # in the table's order
+        elif not isinstance(subgroups, (list, tuple, np.ndarray)):
+            subgroups = [subgroups]  # one label
         band = comparison.pr_band(subgroup=list(subgroups), ci_prob=ci_prob)
         bands = {
             str(s): (band["lower"].values[i], band["median"].values[i], band["upper"].values[i])
@@ -315,3 +425,16 @@ class SubgroupPRDisplay:
             ci_prob=band.attrs["ci_prob"],
         )
         return disp.plot(ax=ax, **kwargs)
+
+
+def _is_single_axes(ax):
+    return ax is not None and hasattr(ax, "plot")
+
+
+def _grid_columns(axes):
+    """Columns of a grid of panels (from their positions): the count in the first row."""
+    try:
+        spec = axes[0].get_subplotspec()
+        return spec.get_gridspec().ncols
+    except AttributeError:  # axes not from a grid: one column
+        return 1

@@ -32,7 +32,9 @@ from ._compare import (
     OverallPosterior,
     SubgroupComparison,
     SubgroupFitCheck,
+    check_subgroups,
     compare_subgroups,
+    natural_key,
 )
 
 __all__ = [
@@ -43,5 +45,7 @@ __all__ = [
     "SubgroupComparison",
     "SubgroupFitCheck",
     "SubgroupPriors",
+    "check_subgroups",
     "compare_subgroups",
+    "natural_key",
 ]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import html
+import numbers
+import re
 import warnings
 from functools import cached_property
 
@@ -19,7 +21,7 @@ from .._core import (
     check_random_state,
     validate_binary_inputs,
 )
-from .._core.groups import check_groups, object_array
+from .._core.groups import Clusters, check_groups, object_array
 from ..bayes import (
     SUBGROUP_METRICS,
     PosteriorDraws,
@@ -42,7 +44,9 @@ __all__ = [
     "OverallPosterior",
     "SubgroupComparison",
     "SubgroupFitCheck",
+    "check_subgroups",
     "compare_subgroups",
+    "natural_key",
 ]
 
 #: A subgroup is flagged when ``prob_below_overall`` exceeds this probability.
@@ -52,6 +56,10 @@ BORDERLINE_NOTE = (
     "borderline: prob_below_overall is within 2 Monte Carlo SE of the flag's 0.9; "
     "another random_seed may flip the flag, more draws settle it"
 )
+#: The id-column rule of :func:`check_subgroups`: a subgroup column is refused when more
+#: than ``ID_SHARE`` of its subgroups hold at most ``ID_MAX_SIZE`` items.
+ID_MAX_SIZE = 2
+ID_SHARE = 0.5
 #: The rows of :attr:`SubgroupComparison.comparison`, one per method and subgroup.
 SUBGROUP_METHODS = ("pooled", "independent", "bootstrap")
 #: Recall grid of the pooled population's curves and of the subgroups' bands.
@@ -93,6 +101,96 @@ def _note(n_pos, n_neg):
     if n_pos + n_neg == 1:
         return "one item"
     return ""
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(label):
+    """Sort key of a subgroup label in natural order: ``"s2"`` before ``"s10"``.
+
+    Numbers sort as numbers; in a string every run of digits compares as a number and
+    the text between runs as text (``"site 9" < "site 10" < "site b"``); labels of other
+    types (tuples, ...) come last, by their ``repr``. Ties (``"a1"`` and ``"a01"``) are
+    broken by the ``repr``, so the order is total and does not depend on the input's.
+
+    Examples
+    --------
+    >>> from bayes_prc.subgroups import natural_key
+    >>> sorted(["s10", "s2", "s1", "s100"], key=natural_key)
+    ['s1', 's2', 's10', 's100']
+    >>> sorted([10, 2.5, 1], key=natural_key)
+    [1, 2.5, 10]
+    """
+    if isinstance(label, (numbers.Real, np.bool_)):
+        parts = ((0, label, ""),)
+    elif isinstance(label, str):
+        pieces = _DIGITS.split(label)  # odd positions: the runs of digits
+        parts = tuple((0, int(p), "") if i % 2 else (1, 0, p) for i, p in enumerate(pieces) if p)
+    else:
+        parts = ((2, 0, repr(label)),)
+    return (parts, type(label).__name__, repr(label))
+
+
+def check_subgroups(subgroup, n_samples, *, name="subgroup"):
+    """Validate subgroup labels: natural order, and not an id column.
+
+    A subgrouping has several items per subgroup; a column where most subgroups hold
+    one or two items is an id column passed by mistake (a per-item id, a timestamp),
+    and the subgroup model would answer with one NaN-filled row per item. The rule:
+    the column is refused when more than half of its subgroups (``ID_SHARE``) hold at
+    most two items (``ID_MAX_SIZE``), before anything is fitted.
+
+    Parameters
+    ----------
+    subgroup : array-like of shape (n_samples,) or Clusters
+        Subgroup label of each item.
+    n_samples : int
+    name : str, default "subgroup"
+        The parameter's name in the messages.
+
+    Returns
+    -------
+    Clusters
+        Codes numbered in the natural order of the labels (:func:`natural_key`);
+        ``labels`` in that order.
+
+    Raises
+    ------
+    ValueError
+        Missing labels, a single subgroup, or an id column; the message names ``name``.
+
+    Examples
+    --------
+    >>> from bayes_prc.subgroups import check_subgroups
+    >>> check_subgroups(["s10", "s2", "s2", "s10", "s1", "s1"] * 2, 12).labels
+    ['s1', 's2', 's10']
+    """
+    groups = check_groups(subgroup, n_samples, name=name, noun="subgroup")
+    labels = list(groups.labels)
+    sizes = np.asarray(groups.sizes)
+    small = int(np.count_nonzero(sizes <= ID_MAX_SIZE))
+    if small > ID_SHARE * sizes.size:
+        raise ValueError(
+            f"`{name}` looks like an id column, not a subgrouping: {small} of its "
+            f"{sizes.size} subgroups hold only one or two items (median subgroup size "
+            f"{np.median(sizes):g}, {n_samples} items). A subgroup comparison needs several "
+            f"items per subgroup (refused when more than half of the subgroups hold at most "
+            f"{ID_MAX_SIZE}); pass the column of sites, groups or categories"
+        )
+    order = sorted(range(len(labels)), key=lambda i: natural_key(labels[i]))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    codes = rank[groups.codes]
+    codes.setflags(write=False)
+    new_sizes = sizes[order]
+    new_sizes.setflags(write=False)
+    return Clusters(
+        codes=codes,
+        n_clusters=groups.n_clusters,
+        sizes=new_sizes,
+        labels=[labels[i] for i in order],
+    )
 
 
 class OverallPosterior(PosteriorDraws):
@@ -524,6 +622,9 @@ def compare_subgroups(
         Scores of one classifier (only their order matters).
     subgroup : array-like of shape (n_samples,)
         Subgroup label of each item (any hashable values; at least two subgroups).
+        Refused, before any fit, when it looks like an id column: more than half of
+        the subgroups hold one or two items (:func:`check_subgroups`). The table and
+        the draws list the subgroups in natural order (``s2`` before ``s10``).
     metric : {"average_precision", "roc_auc"}, default "average_precision"
     ci_prob : float, default 0.95
         Probability of the credible intervals (highest density).
@@ -578,7 +679,7 @@ def compare_subgroups(
     import arviz as az
 
     is_pos, score, _, pos_label = validate_binary_inputs(y_true, y_score, pos_label=pos_label)
-    groups = check_groups(subgroup, is_pos.shape[0], name="subgroup", noun="subgroup")
+    groups = check_subgroups(subgroup, is_pos.shape[0])
     check_choice(metric, "metric", SUBGROUP_METRICS)
     prob = check_probability(ci_prob, "ci_prob")
     margin = _check_margin(margin)

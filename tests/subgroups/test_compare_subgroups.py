@@ -242,3 +242,97 @@ def test_probability_mcse_against_the_binomial_error(rng):
     constant = np.zeros((2, 50, 2), dtype=bool)
     constant[..., 1] = True
     assert _probability_mcse(constant).tolist() == [0.0, 0.0]
+
+
+# ---- issue 39: an id column is refused; labels in natural order ------------------------
+
+
+def _sizes_labels(sizes):
+    return np.concatenate([np.full(k, f"g{i}") for i, k in enumerate(sizes)])
+
+
+@pytest.mark.parametrize(
+    ("sizes", "refused"),
+    [
+        ([1] * 200, True),  # an id column: one item per subgroup
+        ([2] * 100, True),  # pairs (e.g. a visit id of two measurements)
+        ([1, 2, 2, 40], True),  # 3 of 4 subgroups hold at most 2 items
+        ([1, 2, 3, 40], False),  # exactly half hold at most 2: not "most", accepted
+        ([1, 2, 40, 40], False),
+        ([3] * 60, False),  # small subgroups of three are a subgrouping
+        ([2, 3, 3], False),
+    ],
+)
+def test_id_column_rule_both_sides(sizes, refused):
+    """The rule: refused when more than half of the subgroups hold one or two items."""
+    from bayes_prc.subgroups import check_subgroups
+
+    g = _sizes_labels(sizes)
+    if refused:
+        with pytest.raises(ValueError, match=r"`subgroup` looks like an id column") as err:
+            check_subgroups(g, g.size)
+        small = sum(k <= 2 for k in sizes)
+        assert f"{small} of its {len(sizes)} subgroups" in str(err.value)
+        assert "np." not in str(err.value)
+    else:
+        assert check_subgroups(g, g.size).n_clusters == len(sizes)
+
+
+def test_id_column_refused_before_any_fit(rng, monkeypatch):
+    """compare_subgroups refuses an id column before the sampler runs."""
+    import bayes_prc.subgroups._compare as mod
+
+    def no_fit(*args, **kwargs):  # pragma: no cover - reached only if the check is missing
+        raise AssertionError("the model was fitted")
+
+    monkeypatch.setattr(mod, "fit_subgroups", no_fit)
+    y = rng.random(200) < 0.3
+    y[:2] = [True, False]
+    s = rng.normal(size=200) + y
+    with pytest.raises(ValueError, match=r"`subgroup` looks like an id column"):
+        compare_subgroups(y, s, [f"s{i}" for i in range(200)])
+
+
+def _natural_reference(labels):
+    """An independent spelling of the natural order for labels "<letters><digits>" and
+    plain numbers: numbers first by value, then strings by (prefix, integer suffix)."""
+    import re
+
+    nums = sorted(v for v in labels if not isinstance(v, str))
+    strs = [v for v in labels if isinstance(v, str)]
+    parts = {v: re.fullmatch(r"(\D*)(\d*)", v).groups() for v in strs}
+    strs.sort(key=lambda v: (parts[v][0], int(parts[v][1]) if parts[v][1] else -1))
+    return nums + strs
+
+
+def test_natural_key_against_a_reference(rng):
+    from bayes_prc.subgroups import natural_key
+
+    labels = [f"s{i}" for i in rng.permutation(120)] + ["site", "a7", "a70", "a8"]
+    labels += [float(v) for v in rng.normal(size=5)] + [3, 10, 2]
+    order = [labels[i] for i in rng.permutation(len(labels))]
+    assert sorted(order, key=natural_key) == _natural_reference(labels)
+    assert sorted(["s10", "s2", "s1"], key=natural_key) == ["s1", "s2", "s10"]
+
+
+def test_table_and_draws_in_natural_order(rng):
+    """s2 before s10 in the table, the draws' coordinate and the bands; each subgroup's
+    counts still its own (against a direct count)."""
+    names = ["s10", "s2", "s1", "s9"]
+    sizes = rng.integers(40, 70, size=4)
+    g = np.concatenate([np.full(k, n) for n, k in zip(names, sizes, strict=True)])
+    y = rng.random(g.size) < 0.3
+    for n in names:  # both classes in every subgroup
+        idx = np.flatnonzero(g == n)
+        y[idx[:2]] = [True, False]
+    s = rng.normal(size=g.size) + 1.2 * y
+    res = compare_subgroups(y, s, g, random_seed=1, draws=40, tune=40, chains=1)
+    assert res.labels == ["s1", "s2", "s9", "s10"]
+    assert res.posterior["subgroup"].values.tolist() == res.labels
+    for n in names:
+        assert res.table.loc[n, "n"] == np.sum(g == n)
+        assert res.table.loc[n, "positives"] == np.sum(y[g == n])
+        assert res.table.loc[n, "empirical"] == pytest.approx(
+            average_precision_score(y[g == n], s[g == n]), abs=1e-12
+        )
+    assert res.pr_band()["subgroup"].values.tolist() == res.labels
