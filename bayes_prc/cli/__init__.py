@@ -705,7 +705,7 @@ def build_parser():
     )
     data_args(p_sum, comma_scores=True)
     p_sum.set_defaults(func=_cmd_summary, quiet=False, progress=False)
-    add_compare_parser(sub, fmt, data_args, manners)
+    add_compare_parser(sub, fmt, data_args, manners, _labels_as_written)
     return parser
 
 

@@ -49,10 +49,9 @@ def read_scores(path, label_col, score_cols, *, delimiter=None):
     return labels, scores
 
 
-def _cmd_compare(args):
+def _cmd_compare(args, labels_as_written):
     from .._report import compare_report
     from ..ranking import compare_models
-    from . import _labels_as_written
 
     names = score_columns(args.score)
     output = args.output or f"{Path(args.file).stem}.compare.html"
@@ -61,7 +60,7 @@ def _cmd_compare(args):
     if str(args.file).lower().endswith((".parquet", ".pq")):
         raise CLIError("compare reads CSV/TSV files; convert the Parquet file first")
     labels, scores = read_scores(args.file, args.label, names, delimiter=args.delimiter)
-    y, pos_label = _labels_as_written(labels, args.pos_label)
+    y, pos_label = labels_as_written(labels, args.pos_label)
     groups = None
     if args.groups is not None:
         groups = read_column(args.file, args.groups, "--groups", delimiter=args.delimiter)
@@ -111,8 +110,13 @@ def _cmd_compare(args):
     return 0
 
 
-def add_compare_parser(sub, fmt, data_args, manners):
-    """The ``compare`` subcommand on the subparsers ``sub``."""
+def add_compare_parser(sub, fmt, data_args, manners, labels_as_written):
+    """The ``compare`` subcommand on the subparsers ``sub``.
+
+    ``data_args`` and ``manners`` add the options every data command shares;
+    ``labels_as_written`` turns the label column into ``(y, pos_label)`` as the other
+    commands do (passed in, so this module does not import the CLI's face).
+    """
     p = sub.add_parser(
         "compare",
         help="compare and rank several models' score columns (verdict, rank sets, report)",
@@ -139,5 +143,5 @@ def add_compare_parser(sub, fmt, data_args, manners):
     p.add_argument("--n-resamples", type=int, default=2000, help="replicates and draws")
     p.add_argument("--force", action="store_true", help="overwrite an existing report")
     manners(p)
-    p.set_defaults(func=_cmd_compare)
+    p.set_defaults(func=lambda args: _cmd_compare(args, labels_as_written))
     return p

@@ -94,9 +94,21 @@ def test_yes_no_report_states_yes(tmp_path, rng):
     )
     md = tmp_path / "r.md"
     res = run(
-        "report", f, "--score", "prob", "--label", "label", "--pos-label", "yes",
-        "--n-resamples", 50, "-o", tmp_path / "r.html", "--markdown", md,
-    )  # fmt: skip
+        "report",
+        f,
+        "--score",
+        "prob",
+        "--label",
+        "label",
+        "--pos-label",
+        "yes",
+        "--n-resamples",
+        50,
+        "-o",
+        tmp_path / "r.html",
+        "--markdown",
+        md,
+    )
     assert res.returncode == 0, res.stderr
     assert "score column 'prob', label column 'label' (positive label 'yes')" in res.stderr
     text = md.read_text()
