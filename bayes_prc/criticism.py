@@ -45,7 +45,7 @@ import numpy as np
 import xarray as xr
 from scipy import stats
 
-from ._core import check_int, check_random_state
+from ._core import check_int, check_random_state, plain
 from ._core.transforms import transform_scores
 from .bayes import SCORE_MODELS, ScoreModelFit, fit_score_model
 from .empirical import as_ranked
@@ -79,13 +79,13 @@ def _check_models(models):
         names = tuple(models)
     except TypeError:
         raise ValueError(
-            f"`models` must be a sequence of names from {SCORE_MODELS}; got {models!r}"
+            f"`models` must be a sequence of names from {SCORE_MODELS}; got {plain(models)}"
         ) from None
     if not names:
         raise ValueError("`models` is empty; name at least one score model")
     for name in names:
         if name not in SCORE_MODELS:
-            raise ValueError(f"`models` must contain names from {SCORE_MODELS}; got {name!r}")
+            raise ValueError(f"`models` must contain names from {SCORE_MODELS}; got {plain(name)}")
     if len(set(names)) != len(names):
         raise ValueError(f"`models` names a model twice: {names!r}")
     return names
@@ -230,9 +230,9 @@ def fit_score_models(
     draws = check_int(draws, "draws")
     chains = check_int(chains, "chains")
     if isinstance(tune, bool) or not isinstance(tune, numbers.Integral) or tune < 0:
-        raise ValueError(f"`tune` must be a non-negative integer; got {tune!r}")
+        raise ValueError(f"`tune` must be a non-negative integer; got {plain(tune)}")
     if not (isinstance(ci_prob, (float, int)) and 0 < ci_prob < 1):
-        raise ValueError(f"`ci_prob` must be in (0, 1); got {ci_prob!r}")
+        raise ValueError(f"`ci_prob` must be in (0, 1); got {plain(ci_prob)}")
     _, is_pos, score = _binary_data(y_true, y_score, pos_label)
     rng = check_random_state(random_seed)
     fits = {}
@@ -263,7 +263,7 @@ def fit_score_models(
 
 def _check_fits(fits, is_pos, score):
     if not isinstance(fits, dict):
-        raise ValueError(f"`fits` must be a dict from fit_score_models; got {type(fits)!r}")
+        raise ValueError(f"`fits` must be a dict from fit_score_models; got {plain(type(fits))}")
     for name, fit in fits.items():
         if not isinstance(fit, ScoreModelFit):
             raise ValueError(
@@ -545,7 +545,7 @@ def score_ppc(
 
     n_draws = check_int(n_draws, "n_draws")
     if not (isinstance(threshold, (float, int)) and 0 < threshold < 1):
-        raise ValueError(f"`threshold` must be in (0, 1); got {threshold!r}")
+        raise ValueError(f"`threshold` must be in (0, 1); got {plain(threshold)}")
     if isinstance(fit, BinormalPosterior):
         model_name = "binormal" + (f" ({fit.transform})" if fit.transform else "")
     elif isinstance(fit, ScoreModelFit):

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ._core import check_choice, check_probability
+from ._core import check_choice, check_probability, plain
 from .empirical import Ranked, as_ranked, pr_from_counts, roc_auc_score
 from .frequentist import IntervalResult, frozen_float_array, recall_target_counts
 
@@ -103,18 +103,20 @@ def _check_grid(grid, curve):
         return np.linspace(0.0, 1.0, 101)
     if isinstance(grid, numbers.Integral) and not isinstance(grid, bool):
         if grid < 2:
-            raise ValueError(f"`grid_points` must be an integer >= 2 or an array; got {grid!r}")
+            raise ValueError(
+                f"`grid_points` must be an integer >= 2 or an array; got {plain(grid)}"
+            )
         return np.linspace(0.0, 1.0, int(grid))
     g = np.asarray(grid)
     if g.ndim != 1 or g.size == 0 or g.dtype.kind not in "iuf" or not np.all(np.isfinite(g)):
         raise ValueError(
             f"`grid_points` must be None, an integer >= 2 or a non-empty 1-D array of finite "
-            f"numbers; got {grid!r}"
+            f"numbers; got {plain(grid)}"
         )
     g = g.astype(np.float64)
     if g.min() < 0 or g.max() > 1:
         axis = "recall" if curve == "pr" else "false positive rate"
-        raise ValueError(f"`grid_points` ({axis} values) must lie in [0, 1]; got {grid!r}")
+        raise ValueError(f"`grid_points` ({axis} values) must lie in [0, 1]; got {plain(grid)}")
     return g
 
 
@@ -446,17 +448,17 @@ def _check_rope(rope):
     if isinstance(rope, numbers.Real) and not isinstance(rope, bool):
         if not np.isfinite(rope) or rope < 0:
             raise ValueError(
-                f"`rope` must be a finite number >= 0 or a (low, high) pair; got {rope!r}"
+                f"`rope` must be a finite number >= 0 or a (low, high) pair; got {plain(rope)}"
             )
         return (-float(rope), float(rope))
     try:
         low, high = (float(v) for v in rope)
     except (TypeError, ValueError):
         raise ValueError(
-            f"`rope` must be a finite number >= 0 or a (low, high) pair; got {rope!r}"
+            f"`rope` must be a finite number >= 0 or a (low, high) pair; got {plain(rope)}"
         ) from None
     if not (np.isfinite(low) and np.isfinite(high) and low <= high):
-        raise ValueError(f"`rope` must be a (low, high) pair with low <= high; got {rope!r}")
+        raise ValueError(f"`rope` must be a (low, high) pair with low <= high; got {plain(rope)}")
     return (low, high)
 
 

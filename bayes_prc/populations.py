@@ -53,7 +53,7 @@ import numpy as np
 from scipy import integrate, stats
 from scipy.special import expit
 
-from ._core import check_random_state
+from ._core import check_random_state, plain
 
 __all__ = ["Population", "population", "POPULATIONS", "DEFAULT_PREVALENCE"]
 
@@ -130,7 +130,7 @@ class Population:
         True
         """
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 4:
-            raise ValueError(f"`n` must be an integer of at least 4; got {n!r}")
+            raise ValueError(f"`n` must be an integer of at least 4; got {plain(n)}")
         rng = check_random_state(random_seed)
         while True:
             y = (rng.random(int(n)) < self.prevalence).astype(np.int64)
@@ -339,11 +339,11 @@ def population(name, prevalence=DEFAULT_PREVALENCE):
     0.854
     """
     if name not in _NAMES:
-        raise ValueError(f"`name` must be one of {_NAMES}; got {name!r}")
+        raise ValueError(f"`name` must be one of {_NAMES}; got {plain(name)}")
     if isinstance(prevalence, bool) or not isinstance(prevalence, (int, float)):
-        raise ValueError(f"`prevalence` must be a number in (0, 1); got {prevalence!r}")
+        raise ValueError(f"`prevalence` must be a number in (0, 1); got {plain(prevalence)}")
     if not 0 < prevalence < 1:
-        raise ValueError(f"`prevalence` must be in (0, 1); got {prevalence!r}")
+        raise ValueError(f"`prevalence` must be in (0, 1); got {plain(prevalence)}")
     prevalence = float(prevalence)
     if name == "classifier_probabilities":
         ap, se = _classifier_true_ap(prevalence)

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._core import check_binary_target, check_random_state, check_sample_weight
+from ._core import check_binary_target, check_random_state, check_sample_weight, plain
 
 __all__ = ["prevalence_weights", "deployment_prevalence"]
 
 
 def _check_prevalence(value, name="prevalence"):
     if isinstance(value, bool) or not np.isscalar(value) or not (0 < float(value) < 1):
-        raise ValueError(f"`{name}` must be a number in (0, 1); got {value!r}")
+        raise ValueError(f"`{name}` must be a number in (0, 1); got {plain(value)}")
     return float(value)
 
 
@@ -105,7 +105,7 @@ def deployment_prevalence(posterior, a, b, *, random_seed=None):
 
     for name, value in (("a", a), ("b", b)):
         if isinstance(value, bool) or not np.isscalar(value) or not value > 0:
-            raise ValueError(f"`{name}` must be a positive number; got {value!r}")
+            raise ValueError(f"`{name}` must be a positive number; got {plain(value)}")
     rng = check_random_state(random_seed)
     ref = posterior.idata["posterior"]["prevalence"]
     draws = rng.beta(float(a), float(b), size=ref.shape)

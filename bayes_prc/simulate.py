@@ -25,6 +25,7 @@ from ._core import (
     check_int,
     check_probability,
     check_progressbar,
+    plain,
 )
 from .binormal import Binormal
 from .empirical import AUC_PR_ESTIMATORS, as_ranked, auc_pr
@@ -45,7 +46,7 @@ def _root_seed(random_seed):
     ):
         return np.random.SeedSequence(random_seed)
     raise ValueError(
-        f"`random_seed` must be None, an int or a numpy.random.Generator; got {random_seed!r}"
+        f"`random_seed` must be None, an int or a numpy.random.Generator; got {plain(random_seed)}"
     )
 
 
@@ -58,7 +59,7 @@ def _check_methods(methods):
     for m in methods:
         check_choice(m, "methods", AP_INTERVAL_METHODS)
     if len(set(methods)) != len(methods):
-        raise ValueError(f"`methods` must not repeat a method; got {methods!r}")
+        raise ValueError(f"`methods` must not repeat a method; got {plain(methods)}")
     return methods
 
 
@@ -166,7 +167,7 @@ def coverage_study(
     if model is None:
         model = Binormal(1.0, 1.0, 0.0, 1.0, 0.1)
     if not isinstance(model, Binormal) or model.batch_shape != ():
-        raise ValueError(f"`model` must be a single Binormal (batch_shape ()); got {model!r}")
+        raise ValueError(f"`model` must be a single Binormal (batch_shape ()); got {plain(model)}")
     n = check_int(n, "n")
     n_rep = check_int(n_rep, "n_rep")
     methods = _check_methods(methods)

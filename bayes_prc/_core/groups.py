@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .validation import check_1d
+from .validation import check_1d, plain
 
 __all__ = ["Clusters", "check_groups", "cluster_weight_blocks", "object_array"]
 
@@ -110,13 +110,13 @@ def check_groups(groups, n_samples, *, name="groups", noun="cluster"):
         if bad.size:
             raise ValueError(
                 f"`{name}` contains a missing or non-finite {noun} id "
-                f"({g[bad[0]].item()!r} at index {int(bad[0])})"
+                f"({plain(g[bad[0]].item())} at index {int(bad[0])})"
             )
     elif g.dtype.kind == "O":
         bad = [i for i, v in enumerate(g) if v is None or (isinstance(v, float) and v != v)]
         if bad:
             raise ValueError(
-                f"`{name}` contains a missing {noun} id ({g[bad[0]]!r} at index {bad[0]})"
+                f"`{name}` contains a missing {noun} id ({plain(g[bad[0]])} at index {bad[0]})"
             )
     try:
         labels, codes = np.unique(g, return_inverse=True)

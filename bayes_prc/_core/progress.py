@@ -15,6 +15,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from .validation import plain
+
 __all__ = ["Progress", "Steps", "check_progressbar"]
 
 # the step whose line is open on stderr (written up to "... "), if any: a progress bar
@@ -25,7 +27,7 @@ _OPEN_STEP = []
 def check_progressbar(progressbar):
     """``progressbar`` must be True, False or None (None: on when stderr is a terminal)."""
     if progressbar is not None and not isinstance(progressbar, (bool, np.bool_)):
-        raise ValueError(f"`progressbar` must be True, False or None; got {progressbar!r}")
+        raise ValueError(f"`progressbar` must be True, False or None; got {plain(progressbar)}")
     return progressbar
 
 

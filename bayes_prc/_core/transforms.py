@@ -33,7 +33,7 @@ import numpy as np
 from scipy import special
 
 from ..exceptions import BayesPRCWarning
-from .validation import warn_at_caller
+from .validation import plain, warn_at_caller
 
 __all__ = [
     "location_scale",
@@ -67,7 +67,7 @@ def check_transform(transform):
     ValueError: `transform` must be one of (None, 'logit', 'probit'); got 'log'
     """
     if not (transform is None or isinstance(transform, str)) or transform not in TRANSFORMS:
-        raise ValueError(f"`transform` must be one of {TRANSFORMS}; got {transform!r}")
+        raise ValueError(f"`transform` must be one of {TRANSFORMS}; got {plain(transform)}")
     return transform
 
 
@@ -184,8 +184,8 @@ def transform_scores(score, transform, name="y_score", stacklevel=4):
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(
-            f"`transform`={transform!r} needs probabilities in [0, 1]; `{name}` has "
-            f"{float(s[i])!r} at index {i}"
+            f"`transform`={plain(transform)} needs probabilities in [0, 1]; `{name}` has "
+            f"{plain(float(s[i]))} at index {i}"
         )
     at_edge = (s == 0) | (s == 1)
     if at_edge.any():

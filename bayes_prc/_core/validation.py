@@ -33,7 +33,42 @@ __all__ = [
     "check_bool",
     "is_dask",
     "warn_at_caller",
+    "plain",
 ]
+
+
+def plain(value):
+    """``repr(value)`` in the user's words: NumPy scalars and arrays as Python values.
+
+    ``np.float64(0.5)`` reads ``0.5``, ``np.array([1, 2])`` reads ``[1, 2]`` (long arrays
+    shortened), in tuples, lists and dicts too; anything else is its ``repr``. For the
+    values quoted in messages (NumPy 2 writes ``np.float64(...)`` otherwise).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayes_prc._core import plain
+    >>> plain(np.float64(0.25)), plain((np.int64(1), "a")), plain(np.arange(3))
+    ('0.25', "(1, 'a')", '[0, 1, 2]')
+    """
+    if isinstance(value, np.generic):
+        return repr(value.item())
+    if isinstance(value, np.ndarray):
+        if value.ndim == 0:
+            return repr(value.item())
+        flat = value.ravel()
+        if flat.size > 10:
+            head = ", ".join(plain(v) for v in flat[:10])
+            return f"[{head}, ...] (shape {value.shape})"
+        return plain(value.tolist())
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(plain(v) for v in value)
+        if isinstance(value, tuple):
+            return f"({inner},)" if len(value) == 1 else f"({inner})"
+        return f"[{inner}]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{plain(k)}: {plain(v)}" for k, v in value.items()) + "}"
+    return repr(value)
 
 
 def as_array(x, name):
@@ -45,7 +80,7 @@ def as_array(x, name):
     elif hasattr(x, "to_numpy"):  # pandas Series / DataFrame / Index
         x = x.to_numpy()
     if isinstance(x, str) or np.isscalar(x):
-        raise ValueError(f"`{name}` must be array-like; got the scalar {x!r}")
+        raise ValueError(f"`{name}` must be array-like; got the scalar {plain(x)}")
     arr = np.asarray(x)
     if arr.dtype.kind == "O":
         # ragged lists become object arrays; numbers or strings in an object array are fine
@@ -78,7 +113,7 @@ def check_finite_scores(y_score, name="y_score"):
     arr = np.asarray(y_score)
     if arr.dtype.kind not in "biuf":
         raise ValueError(
-            f"`{name}` must be numeric; got dtype {arr.dtype} (first value {arr.flat[0]!r})"
+            f"`{name}` must be numeric; got dtype {arr.dtype} (first value {plain(arr.flat[0])})"
         )
     if arr.dtype.kind == "f":
         bad = ~np.isfinite(arr)
@@ -147,7 +182,7 @@ def check_random_state(random_seed):
     if isinstance(random_seed, np.random.SeedSequence):
         return np.random.default_rng(random_seed)
     raise ValueError(
-        f"`random_seed` must be None, an int or a numpy.random.Generator; got {random_seed!r}"
+        f"`random_seed` must be None, an int or a numpy.random.Generator; got {plain(random_seed)}"
     )
 
 
@@ -337,7 +372,7 @@ def validate_binary_inputs(y_true, y_score, *, pos_label=None, sample_weight=Non
 def check_bool(value, name):
     """``value`` must be a Python or numpy bool (not 0/1, not a string)."""
     if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"`{name}` must be True or False; got {value!r}")
+        raise ValueError(f"`{name}` must be True or False; got {plain(value)}")
 
 
 def is_dask(x):
@@ -381,9 +416,9 @@ def check_int(value, name, minimum=1):
     ValueError: `n_resamples` must be an integer >= 1; got 0
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}")
+        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {plain(value)}")
     if value < minimum:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}")
+        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {plain(value)}")
     return int(value)
 
 
@@ -405,7 +440,7 @@ def check_positive_number(value, name):
     except (TypeError, ValueError):
         out = math.nan
     if not (math.isfinite(out) and out > 0.0):
-        raise ValueError(f"`{name}` must be a finite number > 0; got {value!r}")
+        raise ValueError(f"`{name}` must be a finite number > 0; got {plain(value)}")
     return out
 
 
@@ -423,7 +458,7 @@ def check_choice(value, name, choices):
     ValueError: `method` must be one of ('logit', 'wald'); got 'Logit'
     """
     if not (value is None or isinstance(value, str)) or value not in choices:
-        raise ValueError(f"`{name}` must be one of {tuple(choices)}; got {value!r}")
+        raise ValueError(f"`{name}` must be one of {tuple(choices)}; got {plain(value)}")
     return value
 
 
@@ -448,7 +483,7 @@ def check_probability(value, name="confidence_level"):
         v = v.item()
     ok = isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
     if not ok or not (0.0 < float(v) < 1.0):  # NaN fails the comparison
-        raise ValueError(f"`{name}` must be a number in (0, 1); got {value!r}")
+        raise ValueError(f"`{name}` must be a number in (0, 1); got {plain(value)}")
     return float(v)
 
 
@@ -467,7 +502,7 @@ def check_rope(rope):
     """
     if rope is None:
         return None
-    msg = f"`rope` must be a pair (low, high) of finite numbers with low < high; got {rope!r}"
+    msg = f"`rope` must be a pair (low, high) of finite numbers with low < high; got {plain(rope)}"
     if isinstance(rope, (str, bytes)) or not hasattr(rope, "__len__") or len(rope) != 2:
         raise ValueError(msg)
     lo, hi = rope

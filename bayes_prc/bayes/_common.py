@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from .._core import plain
 from ..exceptions import ConvergenceWarning
 from ..frequentist import simultaneous_band
 
@@ -33,7 +34,7 @@ def check_unit_grid(values, name, default=None):
         return default
     arr = np.atleast_1d(np.asarray(values, dtype=np.float64))
     if arr.ndim != 1 or not np.all(np.isfinite(arr)) or arr.min() < 0 or arr.max() > 1:
-        raise ValueError(f"`{name}` must be a 1-D array of values in [0, 1]; got {values!r}")
+        raise ValueError(f"`{name}` must be a 1-D array of values in [0, 1]; got {plain(values)}")
     return arr
 
 

@@ -42,6 +42,8 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .._core import plain
+
 __all__ = ["MAX_MODELS", "SAMPLER", "cache_info", "clear_cache", "frozen_model", "sample"]
 
 #: How many compiled models the process keeps (least recently used dropped first).
@@ -114,7 +116,7 @@ def sampler_name():
     True
     """
     if SAMPLER not in ("auto", "pymc", "nutpie"):
-        raise ValueError(f"`SAMPLER` must be 'auto', 'pymc' or 'nutpie'; got {SAMPLER!r}")
+        raise ValueError(f"`SAMPLER` must be 'auto', 'pymc' or 'nutpie'; got {plain(SAMPLER)}")
     if SAMPLER != "auto":
         return SAMPLER
     try:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, log_expit, logit
 
-from .._core import check_positive_number
+from .._core import check_positive_number, plain
 from ..empirical import FBetaResult
 from ..models import golden_max
 
@@ -114,7 +114,9 @@ class FlexibleOperatingPoints:
         p = np.asarray(min_precision, dtype=np.float64)
         bad = ~((p >= 0.0) & (p <= 1.0))
         if np.any(bad):
-            raise ValueError(f"`min_precision` must be in [0, 1]; got {float(p[bad].flat[0])!r}")
+            raise ValueError(
+                f"`min_precision` must be in [0, 1]; got {plain(float(p[bad].flat[0]))}"
+            )
         m = int(np.prod(self.batch_shape))
         c = logit(p.ravel())
         out = np.empty((m, c.size))

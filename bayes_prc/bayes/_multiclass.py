@@ -9,6 +9,7 @@ from .._core import (
     as_array,
     check_finite_scores,
     check_random_state,
+    plain,
     type_of_target,
 )
 from ._posterior_base import PosteriorDraws
@@ -95,7 +96,7 @@ class OvRPosterior(PosteriorDraws):
         xarray.DataArray
         """
         if average not in (None, "macro", "weighted"):
-            raise ValueError(f"`average` must be None, 'macro' or 'weighted'; got {average!r}")
+            raise ValueError(f"`average` must be None, 'macro' or 'weighted'; got {plain(average)}")
         per_class = self._per_class("average_precision")
         if average is None:
             return per_class.rename("average_precision")
@@ -189,7 +190,7 @@ def fit_binormal_ovr(y_true, y_score, *, method="auto", random_seed=None, **fit_
         classes = np.arange(indicator.shape[1])
     else:
         raise ValueError(
-            f"`y_true` must be multiclass or multilabel-indicator for one-vs-rest; got {kind!r}"
+            f"`y_true` must be multiclass or multilabel-indicator for one-vs-rest; got {plain(kind)}"
             " (use fit_binormal for binary labels)"
         )
     if s.ndim != 2 or s.shape != indicator.shape:

@@ -27,7 +27,7 @@ import numpy as np
 import xarray as xr
 from scipy import special
 
-from .._core import check_choice, check_int, check_probability, check_random_state
+from .._core import check_choice, check_int, check_probability, check_random_state, plain
 from ..frequentist import prepare_selection
 from ._common import DEFAULT_RECALL, check_unit_grid, simultaneous_band
 from ._idata import SAMPLE_DIMS
@@ -288,7 +288,9 @@ class PoolPosterior(PosteriorDraws):
     def _threshold_ranks(self, threshold):
         thr = np.atleast_1d(np.asarray(threshold, dtype=np.float64))
         if thr.ndim != 1 or not np.all(np.isfinite(thr)):
-            raise ValueError(f"`threshold` must be a finite number or 1-D array; got {threshold!r}")
+            raise ValueError(
+                f"`threshold` must be a finite number or 1-D array; got {plain(threshold)}"
+            )
         asc = self._bins.score_sorted_asc
         return thr, (asc.size - np.searchsorted(asc, thr, side="left")).astype(np.float64)
 
@@ -319,7 +321,7 @@ class PoolPosterior(PosteriorDraws):
         """
         s = np.atleast_1d(np.asarray(score, dtype=np.float64))
         if s.ndim != 1 or not np.all(np.isfinite(s)):
-            raise ValueError(f"`score` must be a finite number or 1-D array; got {score!r}")
+            raise ValueError(f"`score` must be a finite number or 1-D array; got {plain(score)}")
         asc = self._bins.score_sorted_asc
         n = asc.size
         rank = 0.5 * (np.searchsorted(asc, s, "left") + np.searchsorted(asc, s, "right")) + 0.5

@@ -60,6 +60,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special, stats
 
+from .._core import plain
 from ..exceptions import ConvergenceWarning
 from ._laplace import KHAT_OK, adaptive_importance, importance_summary, systematic
 from ._priors import _Priors
@@ -116,7 +117,9 @@ class PoolPriors(_Priors):
             any_sign=("intercept_loc", "log_slope_loc", "floor_share"), integers=("n_knots",)
         )
         if not 0.0 <= self.floor_share < 1.0:
-            raise ValueError(f"`priors.floor_share` must be in [0, 1); got {self.floor_share!r}")
+            raise ValueError(
+                f"`priors.floor_share` must be in [0, 1); got {plain(self.floor_share)}"
+            )
 
 
 def pool_normal_scores(score):

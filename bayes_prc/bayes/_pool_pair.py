@@ -61,6 +61,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special
 
+from .._core import plain
 from ..exceptions import ConvergenceWarning
 from ._laplace import (
     KHAT_OK,
@@ -117,7 +118,9 @@ class PoolPairPriors(_Priors):
             any_sign=("intercept_loc", "slope_loc", "floor_share"), integers=("n_knots",)
         )
         if not 0.0 <= self.floor_share < 1.0:
-            raise ValueError(f"`priors.floor_share` must be in [0, 1); got {self.floor_share!r}")
+            raise ValueError(
+                f"`priors.floor_share` must be in [0, 1); got {plain(self.floor_share)}"
+            )
 
 
 #: Importance-sampling proposals (at least)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._core import check_probability, check_random_state
+from .._core import check_probability, check_random_state, plain
 from .._core.transforms import forward, inverse
 from ._common import check_unit_grid, convergence_diagnostics, warn_if_unreliable
 from ._idata import (
@@ -143,7 +143,9 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
     def _threshold_grid(self, threshold):
         thr = np.atleast_1d(np.asarray(threshold, dtype=np.float64))
         if thr.ndim != 1 or not np.all(np.isfinite(thr)):
-            raise ValueError(f"`threshold` must be a finite number or 1-D array; got {threshold!r}")
+            raise ValueError(
+                f"`threshold` must be a finite number or 1-D array; got {plain(threshold)}"
+            )
         return thr
 
     def precision_at_threshold(self, threshold, prevalence=None):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from .._core import check_int
+from .._core import check_int, plain
 
 __all__ = ["BinormalPriors", "ClassStats", "sufficient_statistics", "sample_exact_posterior"]
 
@@ -44,9 +44,9 @@ class _Priors:
                 object.__setattr__(self, f.name, check_int(value, f"priors.{f.name}"))
                 continue
             if isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value):
-                raise ValueError(f"`priors.{f.name}` must be a finite number; got {value!r}")
+                raise ValueError(f"`priors.{f.name}` must be a finite number; got {plain(value)}")
             if f.name not in any_sign and float(value) <= 0:
-                raise ValueError(f"`priors.{f.name}` must be > 0; got {value!r}")
+                raise ValueError(f"`priors.{f.name}` must be > 0; got {plain(value)}")
             object.__setattr__(self, f.name, float(value))
 
     @classmethod
@@ -64,7 +64,7 @@ class _Priors:
                     f"`priors` has unknown key(s) {unknown}; valid keys are {sorted(names)}"
                 )
             return cls(**priors)
-        raise ValueError(f"`priors` must be None, a dict or {cls.__name__}; got {priors!r}")
+        raise ValueError(f"`priors` must be None, a dict or {cls.__name__}; got {plain(priors)}")
 
 
 @dataclass(frozen=True)

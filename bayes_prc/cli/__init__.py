@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 from .. import empirical
+from .._core import plain
 from .._version import __version__
 from ._compare import add_compare_parser, read_scores, score_columns
 from ._io import (
@@ -188,7 +191,7 @@ def _cmd_demo(args):
         transform="logit",
         seed=args.seed,
         force=args.force,
-        source=f"bundled example {args.example!r}: {data.description}",
+        source=f"bundled example {plain(args.example)}: {data.description}",
         n_resamples=args.n_resamples,
         progressbar=_progress(args),
         verbose=not args.quiet,
@@ -300,7 +303,7 @@ def _dask_summary(title, y, s, *, n_curve_points=11):
         f"== {title} ==",
         f"n = {res.n_samples}, positives = {res.n_positive}, prevalence (chance baseline) = "
         f"{res.n_positive / res.n_samples:.4f}",
-        f"binned: {res.n_bins} score bins ({res.grid!r} grid) because n > max_exact = "
+        f"binned: {res.n_bins} score bins ({plain(res.grid)} grid) because n > max_exact = "
         f"{get_options()['max_exact']}; curve points are exact, AP is bounded",
         "",
         f"{'AUC-PR estimator':<22}{'estimate':>10}{'exact AP in':>26}",
@@ -361,7 +364,7 @@ def _cmd_report(args):
                 shown = ", ".join(str(int(r) + 2) for r in blank[:5])
                 more = f" and {blank.size - 5} more" if blank.size > 5 else ""
                 raise CLIError(
-                    f"{args.file}: {blank.size} rows have no label in column {args.label!r} "
+                    f"{args.file}: {blank.size} rows have no label in column {plain(args.label)} "
                     f"(lines {shown}{more}). Label or drop them; if the file is a pool "
                     "whose labelled rows are a selection, pass --pool with their "
                     "inclusion probabilities (--inclusion-prob), or report it with "
@@ -398,7 +401,7 @@ def _cmd_report(args):
         transform=args.transform,
         seed=args.seed,
         force=args.force,
-        source=f"{args.file} (score column {args.score!r}, label column {args.label!r})",
+        source=f"{args.file} (score column {plain(args.score)}, label column {plain(args.label)})",
         n_resamples=args.n_resamples,
         md=args.markdown,
         pos_label=pos_label,
@@ -476,12 +479,12 @@ def _labels_as_written(labels, pos_label):
 def _used(args, pos_label):
     """What was read: ``score column 'prob', label column 'y' (positive label 'yes')``."""
     shown = 1 if pos_label is None else pos_label
-    extra = "" if getattr(args, "groups", None) is None else f", groups column {args.groups!r}"
+    extra = "" if getattr(args, "groups", None) is None else f", groups column {plain(args.groups)}"
     if getattr(args, "subgroup", None) is not None:
-        extra += f", subgroup column {args.subgroup!r}"
+        extra += f", subgroup column {plain(args.subgroup)}"
     return (
-        f"score column {args.score!r}, label column {args.label!r} (positive label "
-        f"{shown!r}){extra}"
+        f"score column {plain(args.score)}, label column {plain(args.label)} (positive label "
+        f"{plain(shown)}){extra}"
     )
 
 
@@ -515,7 +518,7 @@ class _StoreOnce(argparse.Action):
             column = self.metavar == "COLUMN" or self.dest in _COLUMN_DESTS
             what = "one column" if column else "one value"
             parser.error(
-                f"argument {option_string}: given twice ({seen[self.dest]!r} and {values!r}); "
+                f"argument {option_string}: given twice ({plain(seen[self.dest])} and {plain(values)}); "
                 f"this command takes {what}: give it once"
             )
         seen[self.dest] = values
@@ -714,15 +717,58 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_note
+            return args.func(args)
     except (CLIError, ValueError, OSError) as err:
         if isinstance(err, BrokenPipeError):
             return _broken_pipe()
-        print(f"bayes-prc: error: {err}", file=sys.stderr)
+        message = str(err) if isinstance(err, (CLIError, OSError)) else _user_words(err, args)
+        print(f"bayes-prc: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("bayes-prc: interrupted", file=sys.stderr)
         return 130
+
+
+#: the API's parameter names and the options the user typed for them
+_OPTIONS = {
+    "y_score": "score",
+    "y_true": "label",
+    "groups": "groups",
+    "subgroup": "subgroup",
+    "pos_label": "pos_label",
+    "budget": "budget",
+    "n_resamples": "n_resamples",
+    "random_seed": "seed",
+    "transform": "transform",
+    "model": "model",
+}
+_NUMPY_REPR = re.compile(r"np\.(?:float|int|uint|bool|str)_?\d*\(([^()]*)\)")
+
+
+def _user_words(err, args):
+    """An API error in the user's words: `y_score` becomes ``--score prob`` (the option
+    and, for a column, its name); a NumPy scalar repr that slipped through, its value."""
+    text = str(err)
+    for param, dest in _OPTIONS.items():
+        value = getattr(args, dest, None)
+        if f"`{param}`" not in text or (value is None and dest not in ("pos_label",)):
+            continue
+        flag = "--" + dest.replace("_", "-")
+        shown = f"column {value!r} ({flag})" if dest in _COLUMN_DESTS else flag
+        text = text.replace(f"`{param}`", shown)
+    return _NUMPY_REPR.sub(r"\1", text)
+
+
+def _show_note(message, category, filename, lineno, file=None, line=None):
+    """The library's own warnings as one plain line on stderr (no file:line, no class)."""
+    from ..exceptions import BayesPRCWarning
+
+    if issubclass(category, BayesPRCWarning):
+        print(f"bayes-prc: note: {message}", file=sys.stderr)
+    else:  # not ours: shown as Python shows it, so that it is reported and fixed
+        print(warnings.formatwarning(message, category, filename, lineno, line), file=sys.stderr)
 
 
 def _broken_pipe():

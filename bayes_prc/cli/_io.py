@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._core import check_output_path
+from .._core import check_output_path, plain
 
 __all__ = [
     "CLIError",
@@ -99,7 +99,7 @@ def read_table(path, label_col, score_col, *, delimiter=None, allow_empty=False)
     """
     if label_col == score_col:
         raise CLIError(
-            f"--score and --label both name the column {score_col!r}; they are two columns"
+            f"--score and --label both name the column {plain(score_col)}; they are two columns"
         )
     if str(path).lower().endswith((".parquet", ".pq")):
         return _read_parquet(path, label_col, score_col)
@@ -112,7 +112,9 @@ def read_table(path, label_col, score_col, *, delimiter=None, allow_empty=False)
         sep = delimiter if delimiter is not None else sniff_delimiter(path)
         options = dict(sep=sep, encoding="utf-8-sig", skipinitialspace=True)
         header = _raw_header(path, sep)
-        hint = "" if delimiter is not None else f" (read with delimiter {sep!r}; see --delimiter)"
+        hint = (
+            "" if delimiter is not None else f" (read with delimiter {plain(sep)}; see --delimiter)"
+        )
         _check_columns(path, header, {label_col: "--label", score_col: "--score"}, hint)
         wanted = {label_col, score_col}  # only these two columns are parsed
         frame = pd.read_csv(
@@ -128,7 +130,7 @@ def read_table(path, label_col, score_col, *, delimiter=None, allow_empty=False)
     labels = frame[label_col].str.strip().to_numpy(dtype=str)
     empty = np.flatnonzero(labels == "")
     if empty.size and not allow_empty:
-        raise CLIError(f"{path}, line {empty[0] + 2}: empty label in column {label_col!r}")
+        raise CLIError(f"{path}, line {empty[0] + 2}: empty label in column {plain(label_col)}")
     return labels, parse_scores(frame[score_col], sep, path, score_col)
 
 
@@ -148,7 +150,7 @@ def parse_scores(column, sep, path, score_col):
         i = int(bad[0])
         what = "is not finite" if _is_number(raw.iloc[i]) else "is not a number"
         raise CLIError(
-            f"{path}, line {i + 2}: score {raw.iloc[i]!r} in column {score_col!r} {what}"
+            f"{path}, line {i + 2}: score {plain(raw.iloc[i])} in column {plain(score_col)} {what}"
         )
     return scores
 
@@ -229,7 +231,7 @@ def read_column(path, column, option, *, delimiter=None):
         lines = ", ".join(str(int(i) + 2) for i in blank[:5])
         more = f" and {blank.size - 5} more" if blank.size > 5 else ""
         raise CLIError(
-            f"{path}: {blank.size} rows have an empty {column!r} (from {option}) on lines "
+            f"{path}: {blank.size} rows have an empty {plain(column)} (from {option}) on lines "
             f"{lines}{more}; every row needs one"
         )
     return values
@@ -283,13 +285,15 @@ def _check_columns(path, names, wanted, hint=""):
     for col, opt in wanted.items():
         if col not in names:
             shown = ", ".join(repr(c) for c in names)
-            raise CLIError(f"{path}: no column {col!r} (from {opt}); columns are {shown}{hint}")
+            raise CLIError(
+                f"{path}: no column {plain(col)} (from {opt}); columns are {shown}{hint}"
+            )
     for col in wanted or names:
         where = [i + 1 for i, c in enumerate(names) if c == col]
         if len(where) > 1:
             opt = f" (from {wanted[col]})" if col in wanted else ""
             raise CLIError(
-                f"{path}: the header has {len(where)} columns named {col!r}{opt} (columns "
+                f"{path}: the header has {len(where)} columns named {plain(col)}{opt} (columns "
                 f"{', '.join(map(str, where))}); rename them so that the column read is not "
                 "a guess"
             )
@@ -317,7 +321,7 @@ def _read_parquet(path, label_col, score_col):
     label_values = table.column(label_col).to_pylist()
     missing = [i for i, v in enumerate(label_values) if v is None]
     if missing:
-        raise CLIError(f"{path}, row {missing[0] + 1}: empty label in column {label_col!r}")
+        raise CLIError(f"{path}, row {missing[0] + 1}: empty label in column {plain(label_col)}")
     labels = np.asarray([str(v) for v in label_values])
     raw = table.column(score_col).to_pylist()
     scores = np.empty(len(raw))
@@ -325,9 +329,9 @@ def _read_parquet(path, label_col, score_col):
         try:
             scores[i] = float(v)
         except (TypeError, ValueError):
-            raise CLIError(f"{path}, row {i + 1}: score {v!r} is not a number") from None
+            raise CLIError(f"{path}, row {i + 1}: score {plain(v)} is not a number") from None
         if not math.isfinite(scores[i]):
-            raise CLIError(f"{path}, row {i + 1}: score {v!r} is not finite")
+            raise CLIError(f"{path}, row {i + 1}: score {plain(v)} is not finite")
     return labels, scores
 
 
@@ -382,7 +386,7 @@ def parse_labels(labels, pos_label):
         else:
             positive = uniq == str(pos_label)
         if not positive.any():
-            raise CLIError(f"--pos-label {pos_label!r} is not among the labels {{{shown}}}")
+            raise CLIError(f"--pos-label {plain(pos_label)} is not among the labels {{{shown}}}")
     if len(distinct) < 2:
         raise CLIError(f"the label column has a single class ({shown}); both classes are needed")
     return positive[inverse].astype(int)

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core import plain
 from ._io import CLIError, _check_output, parse_labels, parse_scores, read_frame
 
 __all__ = [
@@ -67,11 +68,13 @@ def _cmd_select(args):
     frame, sep = read_frame(args.file, delimiter=args.delimiter)
     if args.score not in frame.columns:
         shown = ", ".join(repr(c) for c in frame.columns)
-        raise CLIError(f"{args.file}: no column {args.score!r} (from --score); columns are {shown}")
+        raise CLIError(
+            f"{args.file}: no column {plain(args.score)} (from --score); columns are {shown}"
+        )
     for col in (*ADDED, args.label_column):
         if col in frame.columns:
             opt = " (choose another --label-column)" if col == args.label_column else ""
-            raise CLIError(f"{args.file}: the input already has a column {col!r}{opt}")
+            raise CLIError(f"{args.file}: the input already has a column {plain(col)}{opt}")
     scores = parse_scores(frame[args.score], sep, args.file, args.score)
     if args.budget > scores.size:
         raise CLIError(
@@ -90,7 +93,7 @@ def _cmd_select(args):
         )
         print(
             f"{args.budget} of {scores.size} rows selected ({args.strategy}; labels per "
-            f"stratum, highest scores first: {sizes}); fill column {args.label_column!r} "
+            f"stratum, highest scores first: {sizes}); fill column {plain(args.label_column)} "
             f"of {output}, then report the pool with:\n  "
             + round_trip_command(args.file, output, args.score, args.label_column)
         )
@@ -177,7 +180,7 @@ def selection_from_columns(y_score, indices, inclusion_prob, strata=None):
     if not np.all(np.isfinite(pi) & (pi > 0) & (pi <= 1)):
         i = int(np.flatnonzero(~(np.isfinite(pi) & (pi > 0) & (pi <= 1)))[0])
         raise CLIError(
-            f"inclusion probabilities must be in (0, 1]; got {pi[i]!r} (row {int(indices[i]) + 1})"
+            f"inclusion probabilities must be in (0, 1]; got {plain(pi[i])} (row {int(indices[i]) + 1})"
         )
     n_pool = int(np.asarray(y_score).size)
     if strata is None:
@@ -197,7 +200,7 @@ def selection_from_columns(y_score, indices, inclusion_prob, strata=None):
             ph = pi[codes == h]
             if not np.allclose(ph, ph[0], rtol=1e-9):
                 raise CLIError(
-                    f"inclusion_prob differs within stratum {levels[h]!r}; one "
+                    f"inclusion_prob differs within stratum {plain(levels[h])}; one "
                     "value per stratum is expected"
                 )
             sizes[h] = int(round(ph.size / ph[0]))
@@ -233,7 +236,7 @@ def selection_from_columns(y_score, indices, inclusion_prob, strata=None):
 def _column(frame, name, option, path):
     if name not in frame.columns:
         shown = ", ".join(repr(c) for c in frame.columns)
-        raise CLIError(f"{path}: no column {name!r} (from {option}); columns are {shown}")
+        raise CLIError(f"{path}: no column {plain(name)} (from {option}); columns are {shown}")
     return frame[name]
 
 
@@ -250,7 +253,7 @@ def run_pool_report(args, output):
         raise CLIError(
             f"{args.file}: {np.sum(raw == '')} rows have no label, so this is a pool report, "
             f"which needs the inclusion probability of each labelled row: no column "
-            f"{inc_col!r}; name it with --inclusion-prob (bayes-prc select writes it)"
+            f"{plain(inc_col)}; name it with --inclusion-prob (bayes-prc select writes it)"
         )
     pi_raw = frame[inc_col].to_numpy(dtype=str)[labelled]
     try:
@@ -258,7 +261,7 @@ def run_pool_report(args, output):
     except ValueError:
         bad = str(next(v for v in pi_raw if not _is_float(v)))
         raise CLIError(
-            f"{args.file}: inclusion probability {bad!r} in column {inc_col!r} "
+            f"{args.file}: inclusion probability {plain(bad)} in column {plain(inc_col)} "
             "is not a number (every labelled row needs one)"
         ) from None
     strata = None
@@ -271,8 +274,8 @@ def run_pool_report(args, output):
     y = parse_labels(raw[labelled], args.pos_label)
     selection = selection_from_columns(scores, labelled, pi, strata)
     source = (
-        f"{args.file} (score column {args.score!r}, label column {args.label!r}, "
-        f"inclusion probabilities {inc_col!r})"
+        f"{args.file} (score column {plain(args.score)}, label column {plain(args.label)}, "
+        f"inclusion probabilities {plain(inc_col)})"
     )
     return _write_pool_report(args, output, scores, selection, y, source)
 
@@ -320,13 +323,13 @@ def run_labels_report(args, output):
         rows = rows_raw.astype(np.float64)
     except ValueError:
         bad = next(v for v in rows_raw if not _is_float(v))
-        raise CLIError(f"{args.labels}: pool_row {bad!r} is not a row number") from None
+        raise CLIError(f"{args.labels}: pool_row {plain(bad)} is not a row number") from None
     if not np.all((rows == np.round(rows)) & (rows >= 1) & (rows <= scores.size)):
         bad = rows_raw[
             np.flatnonzero(~((rows == np.round(rows)) & (rows >= 1) & (rows <= scores.size)))[0]
         ]
         raise CLIError(
-            f"{args.labels}: pool_row {bad!r} is not a data row of {args.file} "
+            f"{args.labels}: pool_row {plain(bad)} is not a data row of {args.file} "
             f"(1 to {scores.size}): is {args.file} the pool the rows were selected from?"
         )
     idx = rows.astype(np.int64) - 1
@@ -345,8 +348,8 @@ def run_labels_report(args, output):
         if differ.size:
             i = differ[0]
             raise CLIError(
-                f"{args.labels}: the score of pool_row {idx[i] + 1} is {own[i]!r} there but "
-                f"{scores[idx[i]]!r} in {args.file}: is {args.file} the pool the rows were "
+                f"{args.labels}: the score of pool_row {idx[i] + 1} is {plain(own[i])} there but "
+                f"{plain(scores[idx[i]])} in {args.file}: is {args.file} the pool the rows were "
                 "selected from?"
             )
     inc_col = args.inclusion_prob or "inclusion_prob"
@@ -356,7 +359,7 @@ def run_labels_report(args, output):
     except ValueError:
         bad = str(next(v for v in pi_raw if not _is_float(v)))
         raise CLIError(
-            f"{args.labels}: inclusion probability {bad!r} in column {inc_col!r} is not a number"
+            f"{args.labels}: inclusion probability {plain(bad)} in column {plain(inc_col)} is not a number"
         ) from None
     stratum_col = args.stratum or ("stratum" if "stratum" in lab.columns else None)
     strata = None
@@ -367,9 +370,9 @@ def run_labels_report(args, output):
     y = parse_labels(raw, args.pos_label)
     selection = selection_from_columns(scores, idx, pi, strata)
     source = (
-        f"{args.file} (score column {args.score!r}, {scores.size} rows) with the labels of "
-        f"{args.labels} (label column {args.label!r}, merged by pool_row, inclusion "
-        f"probabilities {inc_col!r})"
+        f"{args.file} (score column {plain(args.score)}, {scores.size} rows) with the labels of "
+        f"{args.labels} (label column {plain(args.label)}, merged by pool_row, inclusion "
+        f"probabilities {plain(inc_col)})"
     )
     return _write_pool_report(args, output, scores, selection, y, source)
 

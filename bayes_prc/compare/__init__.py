@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from .._core import check_probability, check_random_state
+from .._core import check_probability, check_random_state, plain
 from .._core.groups import check_groups
 from ..empirical import as_ranked
 from ._auc import (
@@ -263,12 +263,12 @@ def compare_intervals(
 
     ci_prob = _check_ci_prob(ci_prob)
     if metric not in _METRICS:
-        raise ValueError(f"`metric` must be one of {_METRICS}; got {metric!r}")
+        raise ValueError(f"`metric` must be one of {_METRICS}; got {plain(metric)}")
     auc = metric == "roc_auc"
     if auc and estimator != "average_precision":
         raise ValueError(
             "`estimator` chooses the empirical AUC-PR estimator and cannot be set with "
-            f"metric='roc_auc'; got {estimator!r}"
+            f"metric='roc_auc'; got {plain(estimator)}"
         )
     valid = AUC_COMPARISON_METHODS if auc else AP_COMPARISON_METHODS
     default = DEFAULT_AUC_METHODS if auc else DEFAULT_AP_METHODS
@@ -276,7 +276,7 @@ def compare_intervals(
     if bayes_method not in ("auto", "nuts", "exact", "laplace"):
         raise ValueError(
             "`bayes_method` must be one of ('auto', 'nuts', 'exact', 'laplace'); "
-            f"got {bayes_method!r}"
+            f"got {plain(bayes_method)}"
         )
     ranked = as_ranked(y_true, y_score, pos_label=pos_label)  # the one validation
     is_pos, score = ranked.is_pos, ranked.y_score
@@ -610,12 +610,12 @@ def compare_operating_point(
     if threshold is None:
         threshold = max_fbeta(ranked, None).threshold
     elif isinstance(threshold, bool) or not np.isscalar(threshold) or not np.isfinite(threshold):
-        raise ValueError(f"`threshold` must be a finite number; got {threshold!r}")
+        raise ValueError(f"`threshold` must be a finite number; got {plain(threshold)}")
     threshold = float(threshold)
     rng = check_random_state(random_seed)
     seeds = rng.spawn(4)
     if model not in ("semiparametric", "parametric"):
-        raise ValueError(f"`model` must be 'semiparametric' or 'parametric'; got {model!r}")
+        raise ValueError(f"`model` must be 'semiparametric' or 'parametric'; got {plain(model)}")
     post = fit_or_reuse(ranked, None, posterior, transform, bayes_method, seeds[0], False, model)
     label = "Bayesian binormal, " + ("rank-based" if model == "semiparametric" else "parametric")
     alpha = 1 - ci_prob
@@ -725,10 +725,10 @@ def _check_recall_grid(recall):
         return np.linspace(0.01, 0.99, 99)
     grid = np.asarray(recall, dtype=np.float64)
     if grid.ndim != 1 or grid.size < 2 or not np.all(np.isfinite(grid)):
-        raise ValueError(f"`recall` must be a 1-D grid of at least 2 values; got {recall!r}")
+        raise ValueError(f"`recall` must be a 1-D grid of at least 2 values; got {plain(recall)}")
     if grid.min() < 0 or grid.max() > 1 or np.any(np.diff(grid) <= 0):
         raise ValueError(
-            f"`recall` must be increasing values in [0, 1]; got {grid.min()!r} to {grid.max()!r}"
+            f"`recall` must be increasing values in [0, 1]; got {plain(grid.min())} to {grid.max()!r}"
         )
     return grid
 

@@ -12,6 +12,7 @@ import numpy as np
 from .._core import (
     as_array,
     check_1d,
+    plain,
     type_of_target,
     unique_labels,
     warn_at_caller,
@@ -38,7 +39,7 @@ _RECALL_GROUP_ESTIMATORS = ("lower_trapezoid", "upper_trapezoid", "interpolated_
 def check_auc_pr_estimator(estimator):
     """Raise ``ValueError`` unless ``estimator`` is one of :data:`AUC_PR_ESTIMATORS`."""
     if estimator not in AUC_PR_ESTIMATORS:
-        raise ValueError(f"`estimator` must be one of {AUC_PR_ESTIMATORS}; got {estimator!r}")
+        raise ValueError(f"`estimator` must be one of {AUC_PR_ESTIMATORS}; got {plain(estimator)}")
 
 
 # --------------------------------------------------------------------------------------

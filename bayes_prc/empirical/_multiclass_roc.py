@@ -22,6 +22,7 @@ from .._core import (
     check_consistent_length,
     check_finite_scores,
     check_sample_weight,
+    plain,
     type_of_target,
     unique_labels,
     warn_at_caller,
@@ -38,12 +39,12 @@ _MULTI_CLASS = ("raise", "ovr", "ovo")
 
 def _check_average(average):
     if not (average is None or isinstance(average, str)) or average not in _AVERAGES:
-        raise ValueError(f"`average` must be one of {_AVERAGES}; got {average!r}")
+        raise ValueError(f"`average` must be one of {_AVERAGES}; got {plain(average)}")
 
 
 def _check_max_fpr(max_fpr):
     if max_fpr is not None and not (0 < max_fpr <= 1):
-        raise ValueError(f"`max_fpr` must be in (0, 1]; got {max_fpr!r}")
+        raise ValueError(f"`max_fpr` must be in (0, 1]; got {plain(max_fpr)}")
 
 
 def _score_matrix(y_score, shape, y_type):

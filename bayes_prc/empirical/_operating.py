@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._core import check_binary_target, check_sample_weight, warn_at_caller
+from .._core import check_binary_target, check_sample_weight, plain, warn_at_caller
 from ..exceptions import UndefinedMetricWarning
 from ._ranked import Ranked, as_ranked
 
@@ -106,7 +106,7 @@ def precision_at_k(y_true, y_score, k, *, pos_label=None, sample_weight=None):
     fps, tps, _ = r.counts
     total = fps[-1] + tps[-1]
     if isinstance(k, bool) or not np.isscalar(k) or not (0 < k <= total):
-        raise ValueError(f"`k` must be a number in (0, n_samples={total:g}]; got {k!r}")
+        raise ValueError(f"`k` must be a number in (0, n_samples={total:g}]; got {plain(k)}")
     n_ge = fps + tps
     i = int(np.searchsorted(n_ge, k, side="left"))  # first threshold reaching k items
     prev_n = n_ge[i - 1] if i > 0 else 0.0
@@ -140,7 +140,7 @@ def max_fbeta(y_true, y_score, *, beta=1.0, pos_label=None, sample_weight=None):
     (0.8, 0.35)
     """
     if not np.isscalar(beta) or not np.isfinite(beta) or beta <= 0:
-        raise ValueError(f"`beta` must be a positive finite number; got {beta!r}")
+        raise ValueError(f"`beta` must be a positive finite number; got {plain(beta)}")
     r = as_ranked(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     precision, recall, thr = _curve_arrays(r)
     b2 = float(beta) ** 2
@@ -173,7 +173,7 @@ def recall_at_precision(y_true, y_score, min_precision, *, pos_label=None, sampl
     (1.0, 0.35, 0.6667)
     """
     if not np.isscalar(min_precision) or not (0 <= min_precision <= 1):
-        raise ValueError(f"`min_precision` must be in [0, 1]; got {min_precision!r}")
+        raise ValueError(f"`min_precision` must be in [0, 1]; got {plain(min_precision)}")
     r = as_ranked(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     precision, recall, thr = _curve_arrays(r)
     ok = np.flatnonzero(precision >= min_precision)
@@ -204,7 +204,7 @@ def precision_at_recall(y_true, y_score, min_recall, *, pos_label=None, sample_w
     (0.6667, 0.35)
     """
     if not np.isscalar(min_recall) or not (0 <= min_recall <= 1):
-        raise ValueError(f"`min_recall` must be in [0, 1]; got {min_recall!r}")
+        raise ValueError(f"`min_recall` must be in [0, 1]; got {plain(min_recall)}")
     r = as_ranked(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     precision, recall, thr = _curve_arrays(r)
     ok = np.flatnonzero(recall >= min_recall)

@@ -14,6 +14,7 @@ from .._core import (
     check_probability,
     check_progressbar,
     check_random_state,
+    plain,
 )
 from .._core.groups import check_groups
 from ..empirical import AUC_PR_ESTIMATORS, as_ranked, auc_pr, auc_pr_validated
@@ -295,7 +296,7 @@ def ap_interval(
     n_folds = check_int(n_folds, "n_folds", 2)
     progressbar = check_progressbar(progressbar)
     if not isinstance(stratified, (bool, np.bool_)):
-        raise ValueError(f"`stratified` must be True or False; got {stratified!r}")
+        raise ValueError(f"`stratified` must be True or False; got {plain(stratified)}")
     if not stratified and method not in ("bootstrap", "bca"):
         raise ValueError(
             f"`stratified=False` applies to method='bootstrap' and 'bca' only; got "
@@ -363,7 +364,7 @@ def ap_interval(
         if n_folds > n_pos:
             raise ValueError(
                 f"`n_folds` must be at most the number of positives ({n_pos}) so that "
-                f"every fold holds a positive; got {n_folds!r}"
+                f"every fold holds a positive; got {plain(n_folds)}"
             )
         fold = _stratified_folds(is_pos, n_folds, rng)
         folds = np.array(

@@ -18,6 +18,7 @@ from .._core import (
     check_probability,
     check_progressbar,
     check_random_state,
+    plain,
 )
 from .._core.groups import check_groups
 from ._aggregate import coarsen, count_blocks, use_counts
@@ -129,7 +130,7 @@ def _check_grid(grid_points, kind, score):
     if isinstance(grid_points, numbers.Integral) and not isinstance(grid_points, bool):
         if grid_points < 2:
             raise ValueError(
-                f"`grid_points` must be an integer >= 2 or an array; got {grid_points!r}"
+                f"`grid_points` must be an integer >= 2 or an array; got {plain(grid_points)}"
             )
         if kind == "recall":
             return np.linspace(0.0, 1.0, int(grid_points))
@@ -138,11 +139,13 @@ def _check_grid(grid_points, kind, score):
     if g.ndim != 1 or g.shape[0] == 0 or g.dtype.kind not in "iuf" or not np.all(np.isfinite(g)):
         raise ValueError(
             f"`grid_points` must be an integer >= 2 or a non-empty 1-D array of finite "
-            f"numbers; got {grid_points!r}"
+            f"numbers; got {plain(grid_points)}"
         )
     g = g.astype(np.float64)
     if kind == "recall" and (g.min() < 0 or g.max() > 1):
-        raise ValueError(f"`grid_points` (recall values) must lie in [0, 1]; got {grid_points!r}")
+        raise ValueError(
+            f"`grid_points` (recall values) must lie in [0, 1]; got {plain(grid_points)}"
+        )
     return g
 
 
@@ -381,7 +384,7 @@ def bootstrap_pr_band(
     grid = check_choice(over, "over", ("recall", "threshold"))
     kind = check_choice(kind, "kind", BAND_KINDS)
     if not isinstance(stratified, (bool, np.bool_)):
-        raise ValueError(f"`stratified` must be True or False; got {stratified!r}")
+        raise ValueError(f"`stratified` must be True or False; got {plain(stratified)}")
     draw = "stratified" if stratified else "unstratified"
     n_resamples = check_int(n_resamples, "n_resamples")
     level = check_probability(confidence_level)

@@ -44,6 +44,7 @@ from .._core import (
     check_probability,
     check_random_state,
     check_selected_labels,
+    plain,
 )
 from .._core.display import HTMLReprMixin
 
@@ -239,11 +240,11 @@ def _descending_order(score):
 
 def _check_budget(budget, n_pool, name="budget"):
     if isinstance(budget, (bool, np.bool_)) or not isinstance(budget, (int, np.integer)):
-        raise ValueError(f"`{name}` must be an integer in [1, {n_pool}]; got {budget!r}")
+        raise ValueError(f"`{name}` must be an integer in [1, {n_pool}]; got {plain(budget)}")
     if not 1 <= budget <= n_pool:
         raise ValueError(
             f"`{name}` must be an integer in [1, {n_pool}] (the pool has {n_pool} "
-            f"{'unselected ' if name == 'size' else ''}items); got {budget!r}"
+            f"{'unselected ' if name == 'size' else ''}items); got {plain(budget)}"
         )
     return int(budget)
 

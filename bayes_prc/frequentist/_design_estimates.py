@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import special
 
-from .._core import check_choice, check_int, check_probability, check_random_state
+from .._core import check_choice, check_int, check_probability, check_random_state, plain
 from ._design import check_selection, read_only_array
 from ._results import IntervalResult
 
@@ -163,7 +163,7 @@ class ValidatedSelection:
         """
         thr = np.asarray(threshold, dtype=np.float64)
         if thr.ndim or not np.isfinite(thr):
-            raise ValueError(f"`threshold` must be a finite number; got {threshold!r}")
+            raise ValueError(f"`threshold` must be a finite number; got {plain(threshold)}")
         t = float(thr)
         n_t = float(self.pool_sorted.size - np.searchsorted(self.pool_sorted, t, "left"))
         if metric == "precision" and n_t == 0:

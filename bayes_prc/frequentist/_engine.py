@@ -13,7 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .._core import Progress, check_choice, check_int, check_progressbar, check_random_state
+from .._core import Progress, check_choice, check_int, check_progressbar, check_random_state, plain
 from .._core.groups import cluster_weight_blocks
 from ..empirical import AUC_PR_ESTIMATORS, as_ranked, auc_pr_validated
 from ._aggregate import coarsen, count_blocks, use_counts
@@ -554,7 +554,7 @@ def average_precision_replicates(
     if bad.any():
         r, i = np.argwhere(bad)[0]
         raise ValueError(
-            f"`weights` must be finite and non-negative; got {w[r, i].item()!r} at index ({r}, {i})"
+            f"`weights` must be finite and non-negative; got {plain(w[r, i].item())} at index ({r}, {i})"
         )
     k = bins.n_groups
     out = np.zeros(w.shape[0])

@@ -37,6 +37,7 @@ from .._core import (
     check_int,
     check_probability,
     check_random_state,
+    plain,
     warn_at_caller,
 )
 from .._core.display import HTMLReprMixin
@@ -231,7 +232,7 @@ def _check_threshold(threshold, name="threshold"):
         isinstance(threshold, np.ndarray) and threshold.ndim == 0 and threshold.dtype.kind in "iuf"
     )
     if not ok or not np.isfinite(float(threshold)):
-        raise ValueError(f"`{name}` must be a finite real number; got {threshold!r}")
+        raise ValueError(f"`{name}` must be a finite real number; got {plain(threshold)}")
     return float(threshold)
 
 
@@ -489,7 +490,7 @@ def pr_joint_credible_region(
     threshold = _check_threshold(threshold)
     level = check_probability(ci_prob, "ci_prob")
     if not (isinstance(prior, numbers.Real) and np.isfinite(prior) and prior > 0):
-        raise ValueError(f"`prior` must be a positive finite number; got {prior!r}")
+        raise ValueError(f"`prior` must be a positive finite number; got {plain(prior)}")
     n_draws = check_int(n_draws, "n_draws", minimum=10)
     grid_size = check_int(grid_size, "grid_size", minimum=2)
     rng = check_random_state(random_seed)

@@ -22,6 +22,7 @@ from .._core import (
     check_int,
     check_probability,
     check_random_state,
+    plain,
     warn_at_caller,
 )
 from .._core.groups import check_groups
@@ -147,13 +148,13 @@ def _check_real(value, name, *, positive=False):
     ok = isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
     if not ok or not np.isfinite(v) or (positive and v <= 0):
         what = "a positive finite number" if positive else "a finite real number"
-        raise ValueError(f"`{name}` must be {what}; got {value!r}")
+        raise ValueError(f"`{name}` must be {what}; got {plain(value)}")
     return float(v)
 
 
 def _check_k(k, n):
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or not 1 <= k <= n:
-        raise ValueError(f"`k` must be an integer in [1, n_samples={n}]; got {k!r}")
+        raise ValueError(f"`k` must be an integer in [1, n_samples={n}]; got {plain(k)}")
     return int(k)
 
 

@@ -35,6 +35,7 @@ from scipy.stats import rankdata
 from .._core import (
     check_binary_target,
     check_paired_scores,
+    plain,
 )
 from .._core.display import HTMLReprMixin
 from ._resample import DEFAULT_MEMORY_BUDGET
@@ -167,7 +168,7 @@ class McNemarResult(HTMLReprMixin):
 def _check_threshold(value, name):
     ok = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
     if not ok or not np.isfinite(value):
-        raise ValueError(f"`{name}` must be a finite number; got {value!r}")
+        raise ValueError(f"`{name}` must be a finite number; got {plain(value)}")
     return float(value)
 
 
@@ -179,7 +180,7 @@ def _mcnemar_iv(y_true, score_a, score_b, threshold_a, threshold_b, exact, pos_l
         threshold_a if threshold_b is None else _check_threshold(threshold_b, "threshold_b")
     )
     if exact is not None and not isinstance(exact, (bool, np.bool_)):
-        raise ValueError(f"`exact` must be True, False or None; got {exact!r}")
+        raise ValueError(f"`exact` must be True, False or None; got {plain(exact)}")
     return is_pos, a, b, threshold_a, threshold_b
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._core import check_choice, check_probability
+from .._core import check_choice, check_probability, plain
 from ._proportion_kernels import (
     _clopper_pearson,
     _jeffreys,
@@ -58,11 +58,11 @@ def _as_real_array(x: Any, name: str) -> np.ndarray:
     try:
         arr = np.asarray(x)
     except Exception as exc:  # pragma: no cover - exotic inputs
-        raise ValueError(f"{name} must be real numbers; got {x!r}") from exc
+        raise ValueError(f"{name} must be real numbers; got {plain(x)}") from exc
     if arr.dtype == np.bool_ or not (
         np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
     ):
-        raise ValueError(f"{name} must be real numbers; got {x!r} (dtype {arr.dtype})")
+        raise ValueError(f"{name} must be real numbers; got {plain(x)} (dtype {arr.dtype})")
     arr = arr.astype(np.float64)
     nonfinite = ~np.isfinite(arr)
     if np.any(nonfinite):
@@ -410,7 +410,7 @@ def effective_proportion_interval(successes, trials, *, method, confidence_level
     k, n = float(successes), float(trials)
     if not (n > 0 and 0 <= k <= n):
         raise ValueError(
-            f"effective counts must satisfy 0 <= successes <= trials, trials > 0; got {k!r} of {n!r}"
+            f"effective counts must satisfy 0 <= successes <= trials, trials > 0; got {plain(k)} of {n!r}"
         )
     return _dispatch(np.asarray(k), np.asarray(n), method, level, True)
 

@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from .._core import check_binary_target, check_int, check_random_state
+from .._core import check_binary_target, check_int, check_random_state, plain
 
 __all__ = [
     "BOOTSTRAP_KINDS",
@@ -39,7 +39,7 @@ def _check_budget(memory_budget):
     ok = isinstance(memory_budget, numbers.Real) and not isinstance(memory_budget, bool)
     if not ok or not np.isfinite(memory_budget) or memory_budget <= 0:
         raise ValueError(
-            f"`memory_budget` must be a positive number of bytes; got {memory_budget!r}"
+            f"`memory_budget` must be a positive number of bytes; got {plain(memory_budget)}"
         )
     return float(memory_budget)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._core import check_choice, check_int, check_probability, check_random_state
+from .._core import check_choice, check_int, check_probability, check_random_state, plain
 from ..exceptions import UndefinedMetricWarning
 from ._engine import _prepare
 from ._jackknife import percentile_interval
@@ -75,10 +75,10 @@ def _check_threshold(threshold):
         )
     )
     if not ok:
-        raise ValueError(f"`threshold` must be a real number; got {threshold!r}")
+        raise ValueError(f"`threshold` must be a real number; got {plain(threshold)}")
     value = float(threshold)
     if np.isnan(value):
-        raise ValueError(f"`threshold` must be a real number, not NaN; got {threshold!r}")
+        raise ValueError(f"`threshold` must be a real number, not NaN; got {plain(threshold)}")
     return value
 
 

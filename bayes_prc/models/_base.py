@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from .._core import check_random_state
+from .._core import check_random_state, plain
 from ._common import (
     _as_float_array,
     _as_scalar_or_array,
@@ -88,7 +88,7 @@ class ScoreModel:
         q = np.asarray(prevalence, dtype=np.float64)
         bad = ~((q > 0.0) & (q < 1.0))
         if np.any(bad):
-            raise ValueError(f"`prevalence` must be in (0, 1); got {float(q[bad].flat[0])!r}")
+            raise ValueError(f"`prevalence` must be in (0, 1); got {plain(float(q[bad].flat[0]))}")
         try:
             q = np.broadcast_to(q, self.batch_shape)
         except ValueError as err:

@@ -13,6 +13,7 @@ import operator
 import numpy as np
 from scipy.special import expit, log_ndtr, ndtr, ndtri
 
+from .._core import plain
 from ._base import ScoreModel
 from ._binormal_points import _BinormalOperatingPoints
 from ._binormal_sampling import _BinormalSampling
@@ -333,7 +334,7 @@ class Binormal(_BinormalOperatingPoints, _BinormalSampling, ScoreModel):
         except TypeError:
             n = None
         if n is None or n < 2:
-            raise ValueError(f"`n_points` must be an integer >= 2; got {n_points!r}")
+            raise ValueError(f"`n_points` must be an integer >= 2; got {plain(n_points)}")
         fpr = np.linspace(0.0, 1.0, n)
         return fpr, self.tpr_at_fpr(fpr)
 

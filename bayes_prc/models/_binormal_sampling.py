@@ -10,6 +10,7 @@ from .._core import (
     check_consistent_length,
     check_finite_scores,
     check_random_state,
+    plain,
 )
 from .._core.transforms import location_scale
 from ._common import LOG_SQRT_2PI, _as_scalar_or_array, _sample_size, expand_to_draws
@@ -22,7 +23,7 @@ class _BinormalSampling:
         if isinstance(label, (bool, np.bool_)) or label in (0, 1):
             positive = bool(label)
         else:
-            raise ValueError(f"`label` must be 0, 1 or a bool; got {label!r}")
+            raise ValueError(f"`label` must be 0, 1 or a bool; got {plain(label)}")
         if positive:
             return self.mu_pos, self.sigma_pos
         return self.mu_neg, self.sigma_neg
@@ -147,7 +148,7 @@ class _BinormalSampling:
             if np.any(bad):
                 i = int(np.flatnonzero(bad)[0])
                 raise ValueError(
-                    f"`y_true` must hold 0/1 or bool labels; got {labels[i].item()!r} at index {i}"
+                    f"`y_true` must hold 0/1 or bool labels; got {plain(labels[i].item())} at index {i}"
                 )
             positive = labels == 1
         estimates = {}

@@ -14,6 +14,8 @@ import operator
 import numpy as np
 from scipy.special import log_ndtr
 
+from .._core import plain
+
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 
 
@@ -85,7 +87,7 @@ def _check_unit_interval(x, name):
     bad = ~((arr >= 0.0) & (arr <= 1.0))  # also catches NaN
     if np.any(bad):
         value = float(arr[bad].flat[0])
-        raise ValueError(f"`{name}` must be in [0, 1]; got {value!r}")
+        raise ValueError(f"`{name}` must be in [0, 1]; got {plain(value)}")
     return arr
 
 
@@ -93,7 +95,7 @@ def _as_float_array(name, value):
     try:
         return np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as err:
-        raise ValueError(f"`{name}` must be a real number or array; got {value!r}") from err
+        raise ValueError(f"`{name}` must be a real number or array; got {plain(value)}") from err
 
 
 def _check_param(name, arr, kind):
@@ -104,19 +106,19 @@ def _check_param(name, arr, kind):
     """
     bad = ~np.isfinite(arr)
     if np.any(bad):
-        raise ValueError(f"`{name}` must be finite; got {float(arr[bad].flat[0])!r}")
+        raise ValueError(f"`{name}` must be finite; got {plain(float(arr[bad].flat[0]))}")
     if kind == "positive":
         bad = ~(arr > 0.0)
         if np.any(bad):
-            raise ValueError(f"`{name}` must be > 0; got {float(arr[bad].flat[0])!r}")
+            raise ValueError(f"`{name}` must be > 0; got {plain(float(arr[bad].flat[0]))}")
     elif kind == "prevalence":
         bad = ~((arr > 0.0) & (arr < 1.0))
         if np.any(bad):
-            raise ValueError(f"`{name}` must be in (0, 1); got {float(arr[bad].flat[0])!r}")
+            raise ValueError(f"`{name}` must be in (0, 1); got {plain(float(arr[bad].flat[0]))}")
     elif kind == "weight":
         bad = ~(arr >= 0.0)
         if np.any(bad):
-            raise ValueError(f"`{name}` must be >= 0; got {float(arr[bad].flat[0])!r}")
+            raise ValueError(f"`{name}` must be >= 0; got {plain(float(arr[bad].flat[0]))}")
 
 
 def _readonly(arr):
@@ -137,7 +139,7 @@ def _sample_size(batch_shape, n):
     except TypeError:
         n_items = -1
     if n_items < 0:
-        raise ValueError(f"`n` must be a non-negative integer; got {n!r}")
+        raise ValueError(f"`n` must be a non-negative integer; got {plain(n)}")
     return n_items
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtri
 
+from .._core import plain
 from ..empirical import average_precision_score
 from ..frequentist import delong_components, paired_delong_test, paired_permutation_test
 
@@ -29,7 +30,7 @@ def check_metric_method(metric, method, recall, rope):
         method = "bayes" if metric == "average_precision" else "delong"
     if metric == "roc_auc" and method not in FREQUENTIST_METHODS:
         raise ValueError(
-            f"`method` must be one of {FREQUENTIST_METHODS} with metric='roc_auc'; got {method!r}"
+            f"`method` must be one of {FREQUENTIST_METHODS} with metric='roc_auc'; got {plain(method)}"
         )
     if method == "delong" and metric != "roc_auc":
         raise ValueError(

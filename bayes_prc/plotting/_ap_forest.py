@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._core import plain
 from ._base import (
     EMPIRICAL_COLOR,
     POSTERIOR_COLOR,
@@ -60,7 +61,7 @@ def _forest_rows(intervals):
         else:
             raise ValueError(
                 f"`intervals[{k}]` must be a (label, estimate, low, high) tuple or an object "
-                f"with `estimate`, `low`, `high` (and `method`); got {item!r}"
+                f"with `estimate`, `low`, `high` (and `method`); got {plain(item)}"
             )
         where = f"`intervals[{k}]` ({label})"
         est = np.nan if est is None else _scalar(est, f"the estimate of {where}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import plain
 from ._base import (
     EMPIRICAL_COLOR,
     POSTERIOR_COLOR,
@@ -58,7 +59,7 @@ class FoldCurvesDisplay(DisplayMixin):
 
     def __init__(self, x, curves, mean, lower=None, upper=None, *, curve="pr", band_label=None):
         if curve not in ("pr", "roc"):
-            raise ValueError(f"`curve` must be one of ('pr', 'roc'); got {curve!r}")
+            raise ValueError(f"`curve` must be one of ('pr', 'roc'); got {plain(curve)}")
         self.x = np.asarray(x, dtype=np.float64)
         self.curves = np.asarray(curves, dtype=np.float64)
         self.mean = np.asarray(mean, dtype=np.float64)
@@ -191,7 +192,7 @@ class FoldCurvesDisplay(DisplayMixin):
         from ..folds import fold_curves
 
         if band not in ("t", "envelope", None):
-            raise ValueError(f"`band` must be one of ('t', 'envelope', None); got {band!r}")
+            raise ValueError(f"`band` must be one of ('t', 'envelope', None); got {plain(band)}")
         res = fold_curves(
             folds,
             curve=curve,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import plain
 from ._base import (
     BOOTSTRAP_COLOR,
     EMPIRICAL_COLOR,
@@ -105,12 +106,12 @@ class SubgroupDisplay(DisplayMixin):
         self.intervals = {m: _rows(v, n, f"intervals[{m!r}]") for m, v in intervals.items()}
         overall = np.asarray(overall, dtype=np.float64).ravel()
         if overall.size != 3:
-            raise ValueError(f"`overall` must be (estimate, low, high); got {overall!r}")
+            raise ValueError(f"`overall` must be (estimate, low, high); got {plain(overall)}")
         self.overall = overall
         self.empirical = None if empirical is None else np.asarray(empirical, dtype=float)
         self.flagged = np.zeros(n, bool) if flagged is None else np.asarray(flagged, dtype=bool)
         if metric not in _METRIC_NAMES:
-            raise ValueError(f"`metric` must be one of {list(_METRIC_NAMES)}; got {metric!r}")
+            raise ValueError(f"`metric` must be one of {list(_METRIC_NAMES)}; got {plain(metric)}")
         self.metric = metric
         self.ci_prob = ci_prob
 

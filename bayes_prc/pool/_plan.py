@@ -36,6 +36,7 @@ from .._core import (
     check_probability,
     check_progressbar,
     check_random_state,
+    plain,
 )
 from ..bayes import calibration_basis, fit_pool, pool_normal_scores
 from ..empirical import average_precision_score
@@ -54,7 +55,7 @@ def _check_budgets(budgets, n_min, n_pool):
     b = np.atleast_1d(np.asarray(budgets))
     if b.ndim != 1 or b.size == 0 or b.dtype.kind not in "iu":
         raise ValueError(
-            f"`budgets` must be an integer or a 1-D array of integers; got {budgets!r}"
+            f"`budgets` must be an integer or a 1-D array of integers; got {plain(budgets)}"
         )
     bad = b[(b < n_min) | (b > n_pool)]
     if bad.size:
@@ -278,7 +279,7 @@ def plan_labels(
     rng = check_random_state(random_seed)
     sep = np.asarray(separation, dtype=np.float64)
     if sep.ndim or not np.isfinite(sep) or sep < 0:
-        raise ValueError(f"`separation` must be a finite number >= 0; got {separation!r}")
+        raise ValueError(f"`separation` must be a finite number >= 0; got {plain(separation)}")
     if pilot is not None:
         prepared = _check_pilot(pilot, score)
         sel0, y0 = prepared.selection, prepared.is_pos.astype(bool)
@@ -384,7 +385,7 @@ def budget_for_width(plan, target_width, *, column="ap_width"):
     (400, True)
     """
     if column not in plan:
-        raise ValueError(f"`column` must be a column of `plan`; got {column!r}")
+        raise ValueError(f"`column` must be a column of `plan`; got {plain(column)}")
     b = np.asarray(plan.index, dtype=np.float64)
     w = np.asarray(plan[column], dtype=np.float64)
     ok = np.isfinite(w) & (w > 0)

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import isotonic_regression
 
-from .._core import check_choice, check_int, check_probability, check_random_state
+from .._core import check_choice, check_int, check_probability, check_random_state, plain
 from ..frequentist import DesignInterval, prepare_selection
 
 __all__ = ["PPIInterval", "ppi_ap_interval", "ppi_threshold_interval", "ppi_tp_reference"]
@@ -239,7 +239,7 @@ def _check_options(confidence_level, n_resamples, n_folds, power):
     else:
         p = float(power)
         if not 0.0 <= p <= 1.0:
-            raise ValueError(f"`power` must be 'tuned' or a number in [0, 1]; got {power!r}")
+            raise ValueError(f"`power` must be 'tuned' or a number in [0, 1]; got {plain(power)}")
     return level, n_resamples, n_folds
 
 

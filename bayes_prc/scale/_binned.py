@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
+from .._core import plain
 from ..empirical import pr_from_counts
 from ..exceptions import BayesPRCWarning
 from ._blocks import _aligned, _block_checks, _map_reduce, _merge_checks, _raise_invalid
@@ -103,13 +104,13 @@ def _check_bins(bins, grid):
     bins = _OPTIONS["bins"] if bins is None else bins
     grid = _OPTIONS["grid"] if grid is None else grid
     if grid not in GRIDS:
-        raise ValueError(f"`grid` must be one of {GRIDS}; got {grid!r}")
+        raise ValueError(f"`grid` must be one of {GRIDS}; got {plain(grid)}")
     if np.ndim(bins) == 1:
         edges = np.asarray(bins, dtype=np.float64)
         if edges.size == 0 or not np.all(np.isfinite(edges)) or np.any(np.diff(edges) <= 0):
             raise ValueError(
                 "`bins` given as edges must be a non-empty, finite, strictly increasing "
-                f"sequence; got {bins!r}"
+                f"sequence; got {plain(bins)}"
             )
         return edges, "explicit"
     bins = _check_option("bins", bins)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core import check_bool, warn_at_caller
+from .._core import check_bool, plain, warn_at_caller
 from ..empirical import auc_pr, average_precision_score, precision_recall_curve
 from ._binned import BinnedCurveWarning, _binned, _check_bins, _up, ap_bounds_text
 from ._blocks import (
@@ -71,7 +71,7 @@ def dask_average_precision_score(
     """:func:`bayes_prc.average_precision_score` for dask input: exact, or binned."""
     average_options = (None, "micro", "macro", "weighted", "samples")
     if average not in average_options:
-        raise ValueError(f"`average` must be one of {average_options}; got {average!r}")
+        raise ValueError(f"`average` must be one of {average_options}; got {plain(average)}")
     multi = any(len(np.shape(x)) == 2 and np.shape(x)[1] != 1 for x in (y_true, y_score))
     if multi:
         dask = _import_dask()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import plain
+
 __all__ = ["GRIDS", "get_options", "set_options"]
 
 GRIDS = ("tail", "quantile", "uniform")
@@ -22,12 +24,12 @@ def _check_option(name, value):
         raise ValueError(f"unknown option {name!r}; valid options are {sorted(_OPTIONS)}")
     if name == "grid":
         if value not in GRIDS:
-            raise ValueError(f"`grid` must be one of {GRIDS}; got {value!r}")
+            raise ValueError(f"`grid` must be one of {GRIDS}; got {plain(value)}")
         return value
     minimum = {"max_exact": 0, "bins": 1, "split_every": 2}[name]
     ok = isinstance(value, (int, np.integer, float)) and not isinstance(value, bool)
     if not ok or value != int(value) or value < minimum:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}")
+        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {plain(value)}")
     return int(value)
 
 

@@ -19,6 +19,7 @@ from .._core import (
     check_probability,
     check_progressbar,
     check_random_state,
+    plain,
     validate_binary_inputs,
 )
 from .._core.groups import Clusters, check_groups, object_array
@@ -366,7 +367,7 @@ class SubgroupComparison(PosteriorDraws):
         idx = self._subgroup_index(subgroup)
         r = RECALL if recall is None else np.asarray(recall, dtype=float)
         if r.ndim != 1 or np.any((r < 0) | (r > 1)) or not np.all(np.isfinite(r)):
-            raise ValueError(f"`recall` must be a 1-D grid in [0, 1]; got {recall!r}")
+            raise ValueError(f"`recall` must be a 1-D grid in [0, 1]; got {plain(recall)}")
         post = self.idata["posterior"]
         total = post.sizes["chain"] * post.sizes["draw"]
         keep = np.linspace(0, total - 1, min(check_int(max_draws, "max_draws"), total))
@@ -579,9 +580,9 @@ def _check_margin(margin):
     try:
         value = float(margin)
     except (TypeError, ValueError):
-        raise ValueError(f"`margin` must be a number in [0, 1); got {margin!r}") from None
+        raise ValueError(f"`margin` must be a number in [0, 1); got {plain(margin)}") from None
     if not (0.0 <= value < 1.0):
-        raise ValueError(f"`margin` must be a number in [0, 1); got {margin!r}")
+        raise ValueError(f"`margin` must be a number in [0, 1); got {plain(margin)}")
     return value
 
 

@@ -121,3 +121,24 @@ def test_yes_no_report_states_yes(tmp_path, rng):
 
     ap = bp.average_precision_score(y.astype(int), s)
     assert f"{ap:.3f}" in text or f"{ap:.4f}" in text
+
+
+def test_cli_errors_name_the_flag_and_column_not_the_api_parameter(tmp_path, capsys):
+    """Issue 39 item 6: `y_score` reads as the column the user typed, values plainly."""
+    f = tmp_path / "tie.csv"
+    f.write_text("y,prob\n" + "1,0.5\n0,0.5\n" * 4)
+    code = main(["report", str(f), "--score", "prob", "--label", "y", "-o", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert code == 2 and "column 'prob' (--score)" in err, err
+    assert "`y_score`" not in err and "np." not in err
+
+
+def test_pool_score_mismatch_quotes_plain_numbers(tmp_path, capsys):
+    pool = tmp_path / "pool.csv"
+    pool.write_text("s\n" + "".join(f"{0.1 * i:.6f}\n" for i in range(1, 11)))
+    sel = tmp_path / "sel.csv"
+    sel.write_text("pool_row,inclusion_prob,s,y\n2,0.5,0.200001,1\n3,0.5,0.300000,0\n")
+    code = main(["report", str(pool), "--labels", str(sel), "--score", "s", "--label", "y"])
+    err = capsys.readouterr().err
+    assert code == 2 and "the score of pool_row 2 is 0.200001 there but 0.2 in" in err, err
+    assert "np." not in err and "float64(" not in err
