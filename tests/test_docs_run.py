@@ -103,12 +103,19 @@ def _write_inputs(words, folder, rng):
     target = folder / words[1]
     if target.exists() or "--labels" in words:
         return
-    score, label = _option(words, "--score", "prob"), _option(words, "--label", "y")
+    label = _option(words, "--label", "y")
+    # every --score (compare repeats it; a comma list names several models)
+    given = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--score"] or ["prob"]
+    scores = [name for value in given for name in value.split(",")]
+    score = scores[0]
     n = 80 if words[0] != "select" else int(_option(words, "--budget")) + 100
     y = rng.random(n) < 0.3
     y[:4] = [True, False, True, False]
     s = 1 / (1 + np.exp(-(rng.normal(size=n) + 1.2 * y - 1)))  # probabilities (--transform)
     cols = {score: [f"{v:.6f}" for v in s]}
+    for other in scores[1:]:  # the other models: the same signal, other noise
+        s2 = 1 / (1 + np.exp(-(rng.normal(size=n) + 1.0 * y - 1)))
+        cols[other] = [f"{v:.6f}" for v in s2]
     if words[0] != "select":
         pos = _option(words, "--pos-label")
         words_y = [(pos if v else "no") if pos else str(int(v)) for v in y]
@@ -153,9 +160,9 @@ def _run(words, folder, rng, monkeypatch, capsys):
     monkeypatch.chdir(folder)
     if words[0] == "select" and (folder / _option(words, "-o")).exists():
         words = [*words, "--force"]  # a page showing the same command twice
-    if words[0] in ("report", "demo"):
+    if words[0] in ("report", "demo", "compare"):
         words = [*words, *(["--force"] if "--force" not in words else []), "-q"]
-        words += ["--n-resamples", "50"] if "--labels" not in words else []
+        words += ["--n-resamples", "100"] if "--labels" not in words else []
     try:
         code = main(words)
     except SystemExit as stop:
@@ -167,7 +174,7 @@ def _run(words, folder, rng, monkeypatch, capsys):
 
 
 def _is_fast(words):
-    return words[0] in ("summary", "select") or "--version" in words
+    return words[0] in ("summary", "select", "compare") or "--version" in words
 
 
 def _page_commands(fast):

@@ -57,6 +57,8 @@ def _cmd_compare(args, labels_as_written):
     output = args.output or f"{Path(args.file).stem}.compare.html"
     _check_output(output, args.force)  # before reading and computing anything
     _check_output(args.markdown, args.force, "Markdown output")
+    if args.dask:
+        raise CLIError("compare reads CSV/TSV files; drop --dask")
     if str(args.file).lower().endswith((".parquet", ".pq")):
         raise CLIError("compare reads CSV/TSV files; convert the Parquet file first")
     labels, scores = read_scores(args.file, args.label, names, delimiter=args.delimiter)

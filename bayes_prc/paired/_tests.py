@@ -40,7 +40,7 @@ def check_metric_method(metric, method, recall, rope):
     if method in FREQUENTIST_METHODS and recall is not None:
         raise ValueError(
             f"`recall` (precision at a recall) is compared by the methods 'bayes', "
-            f"'bayesian_bootstrap' and 'bootstrap', not by {method!r}; got recall={recall!r}"
+            f"'bayesian_bootstrap' and 'bootstrap', not by {method!r}; got recall={plain(recall)}"
         )
     if method in FREQUENTIST_METHODS and rope is not None:
         raise ValueError(

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import check_choice, check_int, check_probability, check_random_state
+from .._core import check_choice, check_int, check_probability, check_random_state, plain
 from .._core.display import HTMLReprMixin
 from .._core.groups import check_groups
 from .._core.validation import check_1d, check_binary_target, check_finite_scores
@@ -312,7 +312,7 @@ def compare_models(
         )
     names, matrix = _scores_iv(scores, is_pos.size)
     if reference is not None and str(reference) not in names:
-        raise ValueError(f"`reference` must be one of the models {names}; got {reference!r}")
+        raise ValueError(f"`reference` must be one of the models {names}; got {plain(reference)}")
     clusters = None if groups is None else check_groups(groups, is_pos.size)
     if clusters is not None and clusters.singletons:
         clusters = None
