@@ -59,7 +59,8 @@ def _cli_commands(page):
     found = [ln for ln in _shell_lines(page) if ln.startswith("bayes-prc ")]
     text = FENCE.sub("", page.read_text())
     for span in re.findall(r"`(bayes-prc [^`]+)`", text):
-        if re.search(r"\s[\w/.-]+\.(csv|parquet)\b", span):  # a whole command, not a mention
+        placeholder = re.search(r"\b[A-Z]{3,}\b", span)  # FILE.csv --score COL: a synopsis
+        if re.search(r"\s[\w/.-]+\.(csv|parquet)\b", span) and not placeholder:
             found.append(span)
     return found
 
@@ -101,8 +102,8 @@ def _write_inputs(words, folder, rng):
     if "--help" in words or "--version" in words or words[0] == "demo":
         return
     target = folder / words[1]
-    if target.exists() or "--labels" in words:
-        return
+    if target in _WRITTEN_BY_COMMANDS or "--labels" in words:
+        return  # what select wrote (labelled since)
     label = _option(words, "--label", "y")
     # every --score (compare repeats it; a comma list names several models)
     given = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--score"] or ["prob"]
@@ -131,7 +132,7 @@ def _write_inputs(words, folder, rng):
     if "--dask" in words:
         import pandas as pd
 
-        target.mkdir(parents=True)
+        target.mkdir(parents=True, exist_ok=True)
         pd.DataFrame({k: v for k, v in cols.items()}).astype({score: float}).to_parquet(
             target / "part.0.parquet"
         )
@@ -171,6 +172,10 @@ def _run(words, folder, rng, monkeypatch, capsys):
     assert code == 0, f"bayes-prc {' '.join(words)}: exit {code}: {err}"
     if words[0] == "select":
         _label_selection(folder / _option(words, "-o"), "label", rng)
+        _WRITTEN_BY_COMMANDS.add(folder / _option(words, "-o"))
+
+
+_WRITTEN_BY_COMMANDS = set()
 
 
 def _is_fast(words):
