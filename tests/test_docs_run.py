@@ -102,6 +102,8 @@ def _write_inputs(words, folder, rng):
     if "--help" in words or "--version" in words or words[0] == "demo":
         return
     target = folder / words[1]
+    if not target.resolve().is_relative_to(folder.resolve()):
+        return  # a bundled file of the repository (bayes_prc/datasets/...): read, never written
     if target in _WRITTEN_BY_COMMANDS or "--labels" in words:
         return  # what select wrote (labelled since)
     label = _option(words, "--label", "y")
