@@ -3,7 +3,8 @@
 Computation only (no plotting): the tables are pandas DataFrames with one row per method
 and the columns ``family``, ``method``, ``estimate``, ``low``, ``high``, ``width``,
 ``estimator``, ``interval`` (what kind of interval at which level). ``df.to_xarray()``
-gives the same table as an xarray Dataset over dim ``method``.
+gives the same table as an xarray Dataset over dim ``row`` (with ``method`` an indexed
+coordinate along it: a dim named ``method`` would collide with ``Dataset.sel``'s keyword).
 """
 
 from __future__ import annotations
@@ -780,13 +781,13 @@ def compare_bands(
     Returns
     -------
     xarray.Dataset
-        Variables ``lower``, ``median``, ``upper`` with dims ``method``, ``recall``;
-        coordinates ``kind`` (``"pointwise"`` or ``"simultaneous"``) and ``label`` along
-        ``method``. ``attrs``: ``recommended`` (the simultaneous band to draw),
-        ``recommendation`` (why, one sentence), ``ci_prob``, ``fit_checks``
-        (:class:`FitCheck` of each model fit) and ``notes`` (bands left out, and why).
-        Select one band with ``bands.sel({"method": name})`` (``sel(method=...)`` is
-        xarray's own keyword for inexact matching).
+        Variables ``lower``, ``median``, ``upper`` with dims ``band``, ``recall``;
+        coordinates ``kind`` (``"pointwise"`` or ``"simultaneous"``), ``label`` and
+        ``method`` (the same names as ``band``, the dimension's name before issue 39)
+        along ``band``. ``attrs``: ``recommended`` (the ``band`` value of the
+        simultaneous band to draw, or None), ``recommendation`` (why, one sentence),
+        ``ci_prob``, ``fit_checks`` (:class:`FitCheck` of each model fit) and ``notes``
+        (bands left out, and why). Select one band with ``bands.sel(band=name)``.
 
     Notes
     -----
@@ -808,12 +809,13 @@ def compare_bands(
     >>> import bayes_prc as bp
     >>> y, s = bp.Binormal(1.5, 1, 0, 1, 0.3).sample(300, random_seed=0)
     >>> bands = bp.compare_bands(y, s, ci_prob=0.9, random_seed=0, n_resamples=200)
-    >>> bands["method"].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
+    >>> bands["band"].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
     ['averaged_pointwise', 'averaged_simultaneous', 'semiparametric_pointwise',
      'semiparametric_simultaneous', 'contaminated_pointwise', 'contaminated_simultaneous',
      'bootstrap_pointwise', 'bootstrap_simultaneous_t']
     >>> bands.attrs["recommended"], dict(bands.sizes)
-    ('averaged_simultaneous', {'method': 8, 'recall': 99})
+    ('averaged_simultaneous', {'band': 8, 'recall': 99})
+    >>> best = bands.sel(band=bands.attrs["recommended"])  # lower, median, upper over recall
     >>> bool((bands["lower"] <= bands["upper"]).all())
     True
     """
@@ -877,17 +879,21 @@ def compare_bands(
     )
     names = list(rows)
     data = {
-        v: (("method", "recall"), np.stack([rows[m][i] for m in names]))
+        v: (("band", "recall"), np.stack([rows[m][i] for m in names]))
         for i, v in enumerate(_BAND_VARS)
     }
     kinds = ["pointwise" if m.endswith("pointwise") else "simultaneous" for m in names]
     coords = {
-        "method": names,
+        "band": names,
         "recall": grid,
-        "kind": ("method", kinds),
-        "label": ("method", [_BAND_LABELS[m] for m in names]),
+        "kind": ("band", kinds),
+        "label": ("band", [_BAND_LABELS[m] for m in names]),
+        # the dimension's former name, kept as an indexed coordinate along ``band`` so
+        # ``sel({"method": name})`` still works (``sel(method=...)`` never did: it is
+        # xarray's own keyword)
+        "method": ("band", names),
     }
-    return xr.Dataset(data, coords=coords, attrs=attrs)
+    return xr.Dataset(data, coords=coords, attrs=attrs).set_xindex("method")
 
 
 _BAND_VARS = ("lower", "median", "upper")

@@ -329,7 +329,7 @@ class PRCurveDisplay(DisplayMixin):
         Returns
         -------
         PRCurveDisplay
-            With ``recommended_band`` set to the drawn band's method name when ``bands``
+            With ``recommended_band`` set to the drawn band's ``band`` name when ``bands``
             is given (else None).
         """
         data = as_ranked(y_true, y_score, pos_label=pos_label)
@@ -481,15 +481,15 @@ class PRCurveDisplay(DisplayMixin):
 def _recommended_band(bands, ci_prob, bootstrap_band):
     """Grid, level and constructor arguments of a compare_bands result's recommended band."""
     rec = getattr(bands, "attrs", {}).get("recommended")
-    if rec is None or "method" not in bands.dims:
+    if rec is None or "band" not in bands.dims:
         raise ValueError(
-            "`bands` must be the result of bayes_prc.compare_bands (a Dataset over `method` "
+            "`bands` must be the result of bayes_prc.compare_bands (a Dataset over `band` "
             "with attrs['recommended'])"
         )
     prob = float(bands.attrs["ci_prob"])
     if ci_prob is not None and not np.isclose(ci_prob, prob):
         raise ValueError(f"`ci_prob`={ci_prob!r} differs from the level of `bands` ({prob!r})")
-    row = bands.sel({"method": rec})
+    row = bands.sel(band=rec)
     source = str(row["label"].item()).replace(" (simultaneous)", "").replace(", simultaneous", "")
     label = f"{percent(prob)} simultaneous band, {source} (recommended)"
     grid = bands["recall"].values

@@ -27,7 +27,7 @@ def test_posterior_band_drawn_and_named(fitted):
     y, s, post, bands = fitted
     disp = PRCurveDisplay.from_posterior(post, y, s, bands=bands)
     assert disp.recommended_band == "averaged_simultaneous"
-    row = bands.sel({"method": "averaged_simultaneous"})
+    row = bands.sel(band="averaged_simultaneous")
     np.testing.assert_array_equal(disp.simultaneous_lower, row["lower"].values)
     np.testing.assert_array_equal(disp.recall, bands["recall"].values)
     assert any("(recommended)" in t and "models averaged" in t for t in _legend(disp))

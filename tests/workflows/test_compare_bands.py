@@ -27,10 +27,10 @@ def test_rows_equal_the_methods_called_directly(data, post, bands):
     y, s = data
     grid = bands["recall"].values
     np.testing.assert_allclose(grid, np.linspace(0.01, 0.99, 99))
-    assert list(bands["method"].values) == list(DEFAULT_BAND_METHODS)
+    assert list(bands["band"].values) == list(DEFAULT_BAND_METHODS)
     for kind in ("pointwise", "simultaneous"):
         direct = post.pr_band(recall=grid, ci_prob=0.9, kind=kind)
-        row = bands.sel({"method": f"semiparametric_{kind}"})
+        row = bands.sel(band=f"semiparametric_{kind}")
         for v in ("lower", "median", "upper"):
             np.testing.assert_array_equal(row[v].values, direct[v].values)
     seeds = np.random.default_rng(3).spawn(len(DEFAULT_BAND_METHODS) + 3)
@@ -47,13 +47,13 @@ def test_rows_equal_the_methods_called_directly(data, post, bands):
             kind=method.split("_", 1)[1],
         )
         np.testing.assert_array_equal(
-            bands.sel({"method": method})["upper"].values, direct["upper"]
+            bands.sel(band=method)["upper"].values, direct["upper"]
         )
 
 
 def test_structure_and_order(bands):
     assert set(bands.data_vars) == {"lower", "median", "upper"}
-    assert bands["lower"].dims == ("method", "recall")
+    assert bands["lower"].dims == ("band", "recall")
     assert (bands["lower"] <= bands["median"] + 1e-12).all()
     assert (bands["median"] <= bands["upper"] + 1e-12).all()
     assert list(bands["kind"].values) == ["pointwise", "simultaneous"] * 4
@@ -63,8 +63,8 @@ def test_structure_and_order(bands):
     # the simultaneous band is never narrower than the pointwise one of the same source
     sources = ("averaged", "semiparametric", "contaminated")
     for src, simul in [(s, "simultaneous") for s in sources] + [("bootstrap", "simultaneous_t")]:
-        w_p = (bands["upper"] - bands["lower"]).sel({"method": f"{src}_pointwise"})
-        w_s = (bands["upper"] - bands["lower"]).sel({"method": f"{src}_{simul}"})
+        w_p = (bands["upper"] - bands["lower"]).sel(band=f"{src}_pointwise")
+        w_s = (bands["upper"] - bands["lower"]).sel(band=f"{src}_{simul}")
         assert (w_s >= w_p - 1e-12).all()
 
 
@@ -120,15 +120,15 @@ def test_averaged_band_pools_the_three_posteriors(data, bands):
         [f.model.precision_at_recall(grid).reshape(-1, grid.size) for f in fits]
     )
     lo, hi = np.quantile(curves, [0.05, 0.95], axis=0)
-    row = bands.sel({"method": "averaged_pointwise"})
+    row = bands.sel(band="averaged_pointwise")
     np.testing.assert_allclose(row["lower"].values, lo, atol=1e-12)
     np.testing.assert_allclose(row["upper"].values, hi, atol=1e-12)
     cont = fits[1].pr_band(recall=grid, ci_prob=0.9, kind="simultaneous")
     np.testing.assert_array_equal(
-        bands.sel({"method": "contaminated_simultaneous"})["upper"].values, cont["upper"].values
+        bands.sel(band="contaminated_simultaneous")["upper"].values, cont["upper"].values
     )
     # the pooled simultaneous band holds at least 90% of the pooled curves
-    sim = bands.sel({"method": "averaged_simultaneous"})
+    sim = bands.sel(band="averaged_simultaneous")
     inside = (curves >= sim["lower"].values - 1e-12) & (curves <= sim["upper"].values + 1e-12)
     assert inside.all(axis=1).mean() >= 0.9
 
