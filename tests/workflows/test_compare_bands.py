@@ -46,9 +46,7 @@ def test_rows_equal_the_methods_called_directly(data, post, bands):
             random_seed=seeds[i],
             kind=method.split("_", 1)[1],
         )
-        np.testing.assert_array_equal(
-            bands.sel(band=method)["upper"].values, direct["upper"]
-        )
+        np.testing.assert_array_equal(bands.sel(band=method)["upper"].values, direct["upper"])
 
 
 def test_structure_and_order(bands):
