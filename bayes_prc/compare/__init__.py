@@ -821,7 +821,13 @@ def compare_bands(
     """
     import xarray as xr
 
-    from ..bayes import curve_band, pool_curves
+    from ..bayes import (
+        curve_band,
+        pool_curves,
+        positives_above_negatives,
+        precision_one_reach,
+        reach_precision_one,
+    )
     from ..frequentist import bootstrap_pr_band
 
     ci_prob = _check_ci_prob(ci_prob)
@@ -830,6 +836,7 @@ def compare_bands(
     ranked = as_ranked(y_true, y_score, pos_label=pos_label)  # the one validation
     is_pos, score = ranked.is_pos, ranked.y_score
     n_pos = int(is_pos.sum())
+    n_above = positives_above_negatives(is_pos, score)
     rng = check_random_state(random_seed)
     seeds = rng.spawn(len(methods) + 3)
     model_seeds = dict(zip(("semiparametric", "flexible", "contaminated"), seeds[-3:], strict=True))
@@ -871,6 +878,8 @@ def compare_bands(
             if not pooled:
                 continue
             band = curve_band(pool_curves(pooled), grid, ci_prob, kind)
+            if source == "averaged":  # as BinormalPosterior.pr_band's averaged band
+                reach_precision_one(band, precision_one_reach(n_above, n_pos, ci_prob))
         rows[method] = [np.asarray(band[v].values, dtype=np.float64) for v in _BAND_VARS]
     if not rows:
         raise ValueError(f"no band could be computed: {attrs['notes']}")
