@@ -31,6 +31,8 @@ __all__ = [
     "recommend_band",
     "BAND_METHODS",
     "DEFAULT_BAND_METHODS",
+    "MIN_BAND_POSITIVES",
+    "MIN_BOOTSTRAP_BAND_POSITIVES",
     "recommend_interval",
     "recommend_clustered",
     "DEFAULT_AP_METHODS",
@@ -915,17 +917,48 @@ _WHAT_MODEL = {
 }
 
 
+#: Fewest positives for a band of the PR curve: below, no band is drawn (the models need
+#: 2 positives; one resampled positive says nothing about the curve's shape).
+MIN_BAND_POSITIVES = 2
+
+#: Fewest positives for the studentized bootstrap band. Below, its whole-curve coverage
+#: fell under 0.85 of the 90% claimed (``benchmarks/coverage_few_positives.py``,
+#: ``docs/coverage.md``, "Few positives"): resamples of a handful of positives cannot
+#: show how far the curve may fall, and with separated classes every resample has
+#: precision 1 along the whole curve.
+MIN_BOOTSTRAP_BAND_POSITIVES = 20
+
+
 def recommend_band(available, fit_checks, n_pos, *, separated=False):
     """The simultaneous PR band to draw, and why (one sentence); see :func:`compare_bands`.
 
-    The model-averaged band when one of its models passes its fit check (or is
-    inconclusive), else the first single-model band in the order contaminated, rank-based
-    binormal, flexible whose check passes; the studentized bootstrap band when none does,
-    the classes are separated or there are fewer than 2 positives.
+    - Fewer than :data:`MIN_BAND_POSITIVES` positives: none (``None``).
+    - The model-averaged band when one of its models passes its fit check (or is
+      inconclusive), or when the classes are separated (every positive above every
+      negative: the averaged band then reaches precision 1 along the whole curve, which
+      the data cannot rule out, while every bootstrap resample has precision 1
+      everywhere).
+    - Else the first single-model band in the order contaminated, rank-based binormal,
+      flexible whose check passes.
+    - Else the studentized bootstrap band, with at least
+      :data:`MIN_BOOTSTRAP_BAND_POSITIVES` positives and overlapping classes; none
+      (``None``) below that.
     """
-    usable = not separated and n_pos >= 2
+    if n_pos < MIN_BAND_POSITIVES:
+        return None, (
+            f"No band of the PR curve is drawn: with {n_pos} positive(s) no band can be "
+            f"trusted (the models need at least {MIN_BAND_POSITIVES} positives, and "
+            "resampling a single positive says nothing about the curve)."
+        )
     passing = [m for m in _AVERAGED if fit_checks.get(m) is not None and fit_checks[m].passed]
-    if "averaged_simultaneous" in available and usable and passing:
+    if "averaged_simultaneous" in available and separated:
+        return "averaged_simultaneous", (
+            f"Draw the {_BAND_LABELS['averaged_simultaneous']} band: every positive is "
+            "scored above every negative, so the data cannot rule out precision 1 at any "
+            "recall and the band reaches 1 along the whole curve (every bootstrap "
+            "resample has precision 1 everywhere, so the bootstrap band would collapse)."
+        )
+    if "averaged_simultaneous" in available and passing:
         return "averaged_simultaneous", (
             f"Draw the {_BAND_LABELS['averaged_simultaneous']} band: the "
             f"{_WHAT_MODEL[passing[0]].split(' ', 1)[1]}'s fit check "
@@ -944,20 +977,26 @@ def recommend_band(available, fit_checks, n_pos, *, separated=False):
     }
     for source in ("contaminated", "semiparametric", "flexible"):
         row, check = f"{source}_simultaneous", fit_checks.get(source)
-        if row in available and usable and check is not None and check.passed:
+        if row in available and check is not None and check.passed:
             return row, (
                 f"Draw the {_BAND_LABELS[row]} band: the model's fit check "
                 f"{_check_outcome(check)}, and {why[source]}."
             )
     check = fit_checks.get("contaminated", fit_checks.get("semiparametric"))
-    if separated:
-        reason = "every positive is scored above every negative, where model bands are too narrow"
-    elif n_pos < 2:
-        reason = "there are too few positives for a model"
-    elif check is not None and not check.passed:
+    if check is not None and not check.passed:
         reason = f"{_WHAT_MODEL[check.model]} fails its fit check"
     else:
         reason = "no model band was computed"
+    if separated or n_pos < MIN_BOOTSTRAP_BAND_POSITIVES:
+        why_not = (
+            "every positive is scored above every negative, where every bootstrap resample "
+            "has precision 1 along the whole curve"
+            if separated
+            else f"with {n_pos} positives (fewer than {MIN_BOOTSTRAP_BAND_POSITIVES}) the "
+            "bootstrap band contained the whole true curve in under 85% of data sets "
+            "(docs/coverage.md)"
+        )
+        return None, f"No band of the PR curve is drawn: {reason}, and {why_not}."
     for row in ("bootstrap_simultaneous_t", "semiparametric_simultaneous"):
         if row in available:
             return row, f"Draw the {_BAND_LABELS[row]} band: {reason}."

@@ -322,7 +322,9 @@ class PRCurveDisplay(DisplayMixin):
             recommended simultaneous band (``attrs["recommended"]``) is drawn instead of
             the posterior's own, on its recall grid, and the legend names it (a
             recommended bootstrap band is drawn as the bootstrap band, so
-            ``bootstrap_band`` cannot be given too).
+            ``bootstrap_band`` cannot be given too). When it recommends none (too few
+            positives, ``attrs["recommendation"]`` says why), no posterior band is
+            drawn, only the median curve.
         **kwargs
             Passed to :meth:`plot`.
 
@@ -340,6 +342,9 @@ class PRCurveDisplay(DisplayMixin):
             recall, ci_prob, picked = _recommended_band(bands, ci_prob, bootstrap_band)
             simultaneous = False
         post_kw = _posterior_bands(posterior, recall, ci_prob, simultaneous)
+        if picked.pop("no_band", False):
+            for key in ("lower", "upper", "simultaneous_lower", "simultaneous_upper"):
+                post_kw[key] = None
         for key in ("simultaneous_lower", "simultaneous_upper"):
             if key in picked:
                 post_kw[key] = picked.pop(key)
@@ -480,15 +485,18 @@ class PRCurveDisplay(DisplayMixin):
 
 def _recommended_band(bands, ci_prob, bootstrap_band):
     """Grid, level and constructor arguments of a compare_bands result's recommended band."""
-    rec = getattr(bands, "attrs", {}).get("recommended")
-    if rec is None or "band" not in bands.dims:
+    attrs = getattr(bands, "attrs", {})
+    if "recommended" not in attrs or "band" not in getattr(bands, "dims", ()):
         raise ValueError(
             "`bands` must be the result of bayes_prc.compare_bands (a Dataset over `band` "
             "with attrs['recommended'])"
         )
+    rec = attrs["recommended"]
     prob = float(bands.attrs["ci_prob"])
     if ci_prob is not None and not np.isclose(ci_prob, prob):
         raise ValueError(f"`ci_prob`={ci_prob!r} differs from the level of `bands` ({prob!r})")
+    if rec is None:  # too few positives for any band: the posterior median alone
+        return bands["recall"].values, prob, {"no_band": True}
     row = bands.sel(band=rec)
     source = str(row["label"].item()).replace(" (simultaneous)", "").replace(", simultaneous", "")
     label = f"{percent(prob)} simultaneous band, {source} (recommended)"

@@ -6,7 +6,12 @@ from scipy import stats
 
 import bayes_prc as bp
 from bayes_prc.bayes import FitCheck
-from bayes_prc.compare import BAND_METHODS, DEFAULT_BAND_METHODS, recommend_band
+from bayes_prc.compare import (
+    BAND_METHODS,
+    DEFAULT_BAND_METHODS,
+    MIN_BOOTSTRAP_BAND_POSITIVES,
+    recommend_band,
+)
 
 
 @pytest.fixture(scope="module")
@@ -96,9 +101,20 @@ def test_recommend_band_by_situation():
     assert rec == "bootstrap_simultaneous_t" and "fails" in why
     fails["flexible"] = check("pass", "flexible")
     assert recommend_band(rows, fails, 30)[0] == "averaged_simultaneous"
+    # separated classes: the averaged band (it reaches precision 1 along the whole curve);
+    # the bootstrap's collapses there, so it is never the pick
     rec, why = recommend_band(rows, {"semiparametric": check("pass")}, 30, separated=True)
-    assert rec == "bootstrap_simultaneous_t" and "every positive" in why
-    assert recommend_band(rows, {"semiparametric": check("pass")}, 1)[0] == (
+    assert rec == "averaged_simultaneous" and "every positive" in why
+    no_avg = [r for r in rows if not r.startswith("averaged")]
+    fails["flexible"] = check("fail", "flexible")
+    rec, why = recommend_band(no_avg, fails, 30, separated=True)
+    assert rec is None and "every positive" in why
+    # too few positives for any band, or for the bootstrap's when the models fail
+    rec, why = recommend_band(rows, {"semiparametric": check("pass")}, 1)
+    assert rec is None and "1 positive" in why
+    rec, why = recommend_band(rows, fails, MIN_BOOTSTRAP_BAND_POSITIVES - 1)
+    assert rec is None and "fails its fit check" in why
+    assert recommend_band(rows, fails, MIN_BOOTSTRAP_BAND_POSITIVES)[0] == (
         "bootstrap_simultaneous_t"
     )
 
@@ -138,11 +154,16 @@ def test_averaged_band_pools_the_three_posteriors(data, bands):
     assert inside.all(axis=1).mean() >= 0.9
 
 
-def test_separated_data_get_the_bootstrap_band():
+def test_separated_data_get_a_band_reaching_precision_one():
+    """Every positive above every negative: the recommended (averaged) band's upper bound
+    is 1 at every recall (the data cannot rule it out)."""
     y = np.r_[np.ones(20, int), np.zeros(80, int)]
     s = np.r_[np.linspace(5, 6, 20), np.linspace(0, 1, 80)]
     bands = bp.compare_bands(y, s, random_seed=0, n_resamples=100)
-    assert bands.attrs["recommended"] == "bootstrap_simultaneous_t"
+    assert bands.attrs["recommended"] == "averaged_simultaneous"
+    best = bands.sel(band=bands.attrs["recommended"])
+    assert np.all(best["upper"].values == 1.0)
+    assert np.all(best["lower"].values < 1.0)
 
 
 @pytest.mark.parametrize(
