@@ -293,6 +293,12 @@ class PRCurveDisplay(DisplayMixin):
     ):
         """Posterior bands and median from a fit, the empirical curve from the data.
 
+        The bands are the posterior's :meth:`~BinormalPosterior.pr_band`: for the default
+        fit (``fit_binormal(y, s)``, the rank-based binormal model) the model-averaged
+        bands of the three rank-based models, whose coverage is measured in
+        ``docs/coverage.md`` ("The default band"); a single model's band with
+        ``fit_binormal(..., model=...)`` chosen explicitly.
+
         Parameters
         ----------
         posterior : BinormalPosterior
@@ -332,7 +338,9 @@ class PRCurveDisplay(DisplayMixin):
         -------
         PRCurveDisplay
             With ``recommended_band`` set to the drawn band's ``band`` name when ``bands``
-            is given (else None).
+            is given (else None), and ``posterior_band`` naming the posterior bands drawn
+            (``"averaged"`` for the default fit: :meth:`BinormalPosterior.pr_band`'s
+            model-averaged band; else the model's name).
         """
         data = as_ranked(y_true, y_score, pos_label=pos_label)
         emp_p, emp_r = thin_curve(*precision_recall_curve(data, None)[:2])
@@ -342,6 +350,7 @@ class PRCurveDisplay(DisplayMixin):
             recall, ci_prob, picked = _recommended_band(bands, ci_prob, bootstrap_band)
             simultaneous = False
         post_kw = _posterior_bands(posterior, recall, ci_prob, simultaneous)
+        source = post_kw.pop("band_source")
         if picked.pop("no_band", False):
             for key in ("lower", "upper", "simultaneous_lower", "simultaneous_upper"):
                 post_kw[key] = None
@@ -361,6 +370,7 @@ class PRCurveDisplay(DisplayMixin):
             **boot,
         )
         disp.recommended_band = None if bands is None else bands.attrs["recommended"]
+        disp.posterior_band = source
         return disp.plot(ax=ax, **kwargs)
 
     @classmethod
@@ -416,8 +426,10 @@ class PRCurveDisplay(DisplayMixin):
         (True, (200,))
         """
         prevalence = float(posterior.idata["posterior"]["prevalence"].median())
+        post_kw = _posterior_bands(posterior, recall, ci_prob, simultaneous)
+        post_kw.pop("band_source")
         disp = cls(
-            **_posterior_bands(posterior, recall, ci_prob, simultaneous),
+            **post_kw,
             prevalence=prevalence,
             average_precision=float(posterior.average_precision().median()),
             name=name,
@@ -536,6 +548,7 @@ def _posterior_bands(posterior, recall, ci_prob, simultaneous):
         else None
     )
     return dict(
+        band_source=band.attrs.get("band", "").rsplit("_", 1)[0] or None,
         recall=band["recall"].values,
         precision=band["median"].values,
         lower=band["lower"].values,
