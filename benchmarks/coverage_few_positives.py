@@ -9,7 +9,7 @@ For each population and expected number of positives ``m`` (prevalence ``m / n``
 ``--n-rep`` test sets of ``--n`` items (labels Bernoulli(m / n), at least one positive; then
 scores from the population's class), run :func:`bayes_prc.compare_bands` at
 ``--ci-prob`` (default 0.9) with the model-averaged and the studentized bootstrap
-simultaneous bands on the recall grid 0.1, 0.12, ..., 0.9, and record whether each band,
+simultaneous bands on the recall grid 0.1, 0.14, ..., 0.9, and record whether each band,
 and the one ``compare_bands`` recommends (what the report draws; None: no band drawn),
 contains the whole true curve (truth at prevalence ``m / n``). "above": the truth above
 the band's upper bound somewhere; "below": below its lower bound somewhere. MC se
@@ -41,12 +41,14 @@ import numpy as np  # noqa: E402
 import bayes_prc as bp  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from coverage_default_band import GRID, pool_truth  # noqa: E402
+from coverage_default_band import GRID as GRID_41  # noqa: E402
+from coverage_default_band import pool_truth  # noqa: E402
 from coverage_recommended import pools  # noqa: E402
 
 from bayes_prc.populations import population  # noqa: E402
 
 BANDS = ("averaged_simultaneous", "bootstrap_simultaneous_t")
+GRID = GRID_41[::2]  # 0.1, 0.14, ..., 0.9
 SYNTHETIC = ("binormal", "classifier_probabilities")
 REAL = ("digits9_boosting", "breast_cancer_logreg")
 
@@ -149,7 +151,7 @@ def main():
             score, y = class_scores(name)
         for m, m_seed in zip(args.positives, pop_seed.spawn(len(args.positives)), strict=True):
             prev = m / args.n
-            truth, _ = pool_truth(score, y, prev)
+            truth, _ = pool_truth(score, y, prev, GRID)
             jobs = [
                 (score, y, args.n, prev, args.ci_prob, args.n_resamples, s, truth)
                 for s in m_seed.spawn(args.n_rep)

@@ -794,11 +794,19 @@ def compare_bands(
     Notes
     -----
     The recommendation depends on the data's situation, not on the bands' realized
-    widths: the ``averaged_simultaneous`` band (the rank-based binormal, contaminated and
-    flexible posteriors pooled with equal weights, :func:`bayes_prc.bayes.averaged_pr_band`)
-    when one of those models passes its fit check or the check is inconclusive and the
-    classes overlap; else the studentized bootstrap band (Montiel Olea &
-    Plagborg-Moller 2019). On the populations of ``docs/coverage.md`` (nominal 90%, recall
+    widths (:func:`recommend_band`): the ``averaged_simultaneous`` band (the rank-based
+    binormal, contaminated and flexible posteriors pooled with equal weights,
+    :func:`bayes_prc.bayes.averaged_pr_band`; the band of the default fit's
+    :meth:`BinormalPosterior.pr_band`) when one of those models passes its fit check or
+    the check is inconclusive, or the classes are separated; else the studentized
+    bootstrap band (Montiel Olea & Plagborg-Moller 2019) with at least
+    :data:`MIN_BOOTSTRAP_BAND_POSITIVES` positives; else none (``None``, and
+    ``recommendation`` says why), as with fewer than :data:`MIN_BAND_POSITIVES` positives.
+    The ``averaged_*`` bands' upper bound is 1 up to the recall where the data rule out
+    precision 1 (:func:`bayes_prc.bayes.precision_one_reach`: the Clopper-Pearson upper
+    bound of the recall of the positives scored above every negative): continuous model
+    curves never reach 1, a finite population's curve is exactly 1 there (few positives,
+    separated classes). On the populations of ``docs/coverage.md`` (nominal 90%, recall
     0.1-0.9) the pooled band contained the whole true curve in 0.875-1.00 of the data sets
     at n = 200 and 0.90-0.97 at n = 1000 (label noise, hard negatives, classifier
     probabilities), at 0.63-0.70 times the bootstrap band's width; each single model's
