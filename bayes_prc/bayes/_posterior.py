@@ -298,11 +298,15 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         (:func:`bayes_prc.bayes.averaged_pr_band`), the two others fitted on first use
         to this fit's own prepared data (see :meth:`averaged_posteriors`). It is the
         band :func:`bayes_prc.compare_bands` recommends: a single binormal model is
-        confidently wrong where the true curve is not binormal-shaped (its 90% pointwise
-        band held the whole true curve on recall 0.1-0.9 in as few as 0.2-0.4 of data
-        sets of classifier probabilities, label noise and real gradient-boosting scores
-        at n = 200; the averaged band 0.8 or more, ``docs/coverage.md``, "The default
-        band"). ``averaged=False`` gives this model's own band.
+        confidently wrong where the true curve is not binormal-shaped. At n = 200,
+        nominal 90%, on non-binormal populations (``docs/coverage.md``, "The default
+        band") the averaged simultaneous band contained the whole true curve (recall
+        0.1-0.9) in SIM_RANGE of data sets, the single model's in SINGLE_SIM_RANGE; the
+        averaged pointwise band held the truth at its worst recall in PW_WORST_RANGE
+        (whole curve at once: PW_WHOLE_RANGE), the single model's in SINGLE_PW_WORST_RANGE.
+        Up to the recall where the data rule out precision 1
+        (:func:`bayes_prc.bayes.precision_one_reach`) its upper bound is 1.
+        ``averaged=False`` gives this model's own band.
 
         Parameters
         ----------
