@@ -774,7 +774,10 @@ def compare_bands(
     n_resamples : int, default 1000
         Bootstrap replicates.
     posterior : BinormalPosterior, optional
-        A rank-based fit to re-use for the rows of its model.
+        A rank-based fit (on the same data) to re-use for the rows of its model; a
+        rank-based binormal fit (``model="semiparametric"``) also lends its averaged
+        companions (:meth:`BinormalPosterior.averaged_posteriors`), so the
+        ``averaged_*`` rows are its default :meth:`~BinormalPosterior.pr_band`.
     pos_label : label, optional
     progressbar : bool or None, default None
         Progress of the bootstraps and the NUTS fits (None: a text bar on stderr when it
@@ -853,6 +856,12 @@ def compare_bands(
     attrs = {"ci_prob": ci_prob, "notes": {}, "fit_checks": {}}
     separated = _separated(is_pos, score)
     fits, rows, curves = {}, {}, {}
+    companions = {}  # a default (rank-based binormal) fit's averaged models, re-used
+    if getattr(posterior, "model_type", None) == "semiparametric":
+        try:
+            companions = posterior.averaged_posteriors()
+        except ValueError as err:  # a companion that cannot be fit: fitted (or noted) below
+            attrs["notes"]["averaged"] = str(err)
     for method, seed in zip(methods, seeds[: len(methods)], strict=True):
         source, kind = method.split("_", 1)
         if source == "bootstrap":
@@ -868,7 +877,12 @@ def compare_bands(
             )
         else:
             for model in _AVERAGED if source == "averaged" else (source,):
-                if model not in fits:
+                if model not in fits and model in companions:
+                    # the given fit's own companions: its default band is this band
+                    fits[model] = companions[model]
+                    check = fits[model].fit_check(random_seed=model_seeds[model])
+                    attrs["fit_checks"][model] = check
+                elif model not in fits:
                     fits[model] = _bayes_fit(
                         ranked,
                         posterior,

@@ -39,6 +39,12 @@ def test_rows_equal_the_methods_called_directly(data, post, bands):
         row = bands.sel(band=f"semiparametric_{kind}")
         for v in ("lower", "median", "upper"):
             np.testing.assert_array_equal(row[v].values, direct[v].values)
+        # the given default fit lends its companions: the averaged rows are its own
+        # default band (what pr_band() and PRCurveDisplay.from_posterior draw)
+        default = post.pr_band(recall=grid, ci_prob=0.9, kind=kind)
+        row = bands.sel(band=f"averaged_{kind}")
+        for v in ("lower", "median", "upper"):
+            np.testing.assert_array_equal(row[v].values, default[v].values)
     seeds = np.random.default_rng(3).spawn(len(DEFAULT_BAND_METHODS) + 3)
     for i, method in enumerate(DEFAULT_BAND_METHODS):
         if not method.startswith("bootstrap"):
@@ -119,18 +125,14 @@ def test_recommend_band_by_situation():
     )
 
 
-def test_averaged_band_pools_the_three_posteriors(data, bands):
+def test_averaged_band_pools_the_three_posteriors(data, post, bands):
     """The averaged rows equal the band of the three fits' pooled curves, computed here by
     hand (quantiles of the concatenated draws); each model's own fit gives its row."""
     y, s = data
     grid = bands["recall"].values
-    seeds = np.random.default_rng(3).spawn(len(DEFAULT_BAND_METHODS) + 3)
-    seed_of = dict(zip(("semiparametric", "flexible", "contaminated"), seeds[-3:], strict=True))
-    seed_of["semiparametric"] = 0  # the fixture's posterior is re-used
-    fits = [
-        bp.fit_binormal(y, s, model=m, random_seed=seed_of[m])
-        for m in ("semiparametric", "contaminated", "flexible")
-    ]
+    # the fixture's default fit and its companions are re-used; each is a fit of its model
+    fits = list(post.averaged_posteriors().values())
+    assert [f.model_type for f in fits] == ["semiparametric", "contaminated", "flexible"]
     curves = np.concatenate(
         [f.model.precision_at_recall(grid).reshape(-1, grid.size) for f in fits]
     )
