@@ -323,6 +323,7 @@ def _fit_rank_model(
     posterior.design_effect = deff
     posterior.n_clusters = None if clusters is None else clusters.n_clusters
     posterior._n_above = positives_above_negatives(is_pos, ranked.y_score)
+    posterior._fit_companion = fit_companion
     if method == "nuts":
         posterior._check_diagnostics()
     return posterior
@@ -401,6 +402,7 @@ def fit_companion(posterior, model, random_seed):
     companion.design_effect = deff
     companion.n_clusters = posterior.n_clusters
     companion._n_above = posterior._n_above
+    companion._fit_companion = fit_companion
     return companion
 
 

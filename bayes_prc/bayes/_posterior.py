@@ -89,6 +89,9 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
     design_effect = None
     n_clusters = None
     _n_above = None  # positives above every negative (set by fit_binormal's rank-based fits)
+    # fit_binormal's companion fitter (bayes._fit.fit_companion), set on its rank-based fits
+    # (a reference, not an import: _fit already imports this module)
+    _fit_companion = None
 
     def __init__(self):  # pragma: no cover - built by fit_binormal
         raise TypeError("BinormalPosterior objects are created by bayes_prc.fit_binormal")
@@ -439,8 +442,11 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
             raise ValueError(
                 f"the averaged band pools rank-based models; this fit is model={self.model_type!r}"
             )
-        from ._fit import fit_companion
-
+        if self._fit_companion is None:
+            raise ValueError(
+                "the averaged band needs a fit made by bayes_prc.fit_binormal (its "
+                "companions are fitted to the same prepared data)"
+            )
         cache = self.__dict__.setdefault("_companions", {})
         if not cache:
             # one seed per model, derived from this fit's draws (its cutpoints: every
@@ -455,7 +461,7 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
                 cache[model] = (
                     self
                     if model == self.model_type
-                    else fit_companion(self, model, np.random.default_rng(seed))
+                    else self._fit_companion(self, model, np.random.default_rng(seed))
                 )
         return dict(cache)
 
