@@ -125,7 +125,8 @@ def coverage_study(
     Returns
     -------
     xarray.Dataset
-        Indexed by ``method``, with variables ``coverage``, ``coverage_se``
+        Dim ``interval`` (the interval methods; also the indexed coordinate
+        ``method`` along it, the dim's name before issue 39), with variables ``coverage``, ``coverage_se``
         (``sqrt(c (1 - c) / n_valid)``), ``miss_low`` and ``miss_high`` (fractions of
         valid intervals entirely above / below the target), ``mean_width``,
         ``median_width``, ``n_valid`` and ``n_failures`` (exceptions, e.g. a data set
@@ -155,8 +156,8 @@ def coverage_study(
     --------
     >>> from bayes_prc.simulate import coverage_study
     >>> ds = coverage_study(n=500, n_rep=20, methods=("logit", "binomial"), random_seed=0)
-    >>> ds.coverage.dims, int(ds.n_valid.sel({"method": "logit"}))
-    (('method',), 20)
+    >>> ds.coverage.dims, int(ds.n_valid.sel(interval="logit"))
+    (('interval',), 20)
     >>> round(ds.attrs["true_ap"], 4)
     0.2928
     >>> list(ds.to_dataframe().columns[:3])
@@ -235,18 +236,18 @@ def coverage_study(
         [np.median(w[np.isfinite(w)]) if np.isfinite(w).any() else np.nan for w in width]
     )
     data = {
-        "coverage": ("method", coverage),
-        "coverage_se": ("method", se),
-        "miss_low": ("method", np.where(n_valid > 0, above.sum(axis=1) / denom, np.nan)),
-        "miss_high": ("method", np.where(n_valid > 0, below.sum(axis=1) / denom, np.nan)),
-        "mean_width": ("method", mean_width),
-        "median_width": ("method", median_width),
-        "n_valid": ("method", n_valid.astype(np.int64)),
-        "n_failures": ("method", (n_rep - n_valid).astype(np.int64)),
+        "coverage": ("interval", coverage),
+        "coverage_se": ("interval", se),
+        "miss_low": ("interval", np.where(n_valid > 0, above.sum(axis=1) / denom, np.nan)),
+        "miss_high": ("interval", np.where(n_valid > 0, below.sum(axis=1) / denom, np.nan)),
+        "mean_width": ("interval", mean_width),
+        "median_width": ("interval", median_width),
+        "n_valid": ("interval", n_valid.astype(np.int64)),
+        "n_failures": ("interval", (n_rep - n_valid).astype(np.int64)),
     }
     if keep_intervals:
-        data["low"] = (("method", "replication"), low)
-        data["high"] = (("method", "replication"), high)
+        data["low"] = (("interval", "replication"), low)
+        data["high"] = (("interval", "replication"), high)
         data["estimate"] = ("replication", estimates)
         data["n_positives"] = ("replication", n_positives)
     attrs = {
@@ -263,10 +264,12 @@ def coverage_study(
         "confidence_level": level,
         "n_resamples": n_resamples,
     }
-    coords = {"method": list(methods)}
+    # dim ``interval`` (not ``method``, which is ``Dataset.sel``'s own keyword); the
+    # former dim name stays an indexed coordinate along it
+    coords = {"interval": list(methods), "method": ("interval", list(methods))}
     if keep_intervals:
         coords["replication"] = np.arange(n_rep)
-    return xr.Dataset(data, coords=coords, attrs=attrs)
+    return xr.Dataset(data, coords=coords, attrs=attrs).set_xindex("method")
 
 
 def _format_table(ds):
@@ -281,8 +284,8 @@ def _format_table(ds):
         "| method | coverage | SE | miss low | miss high | mean width | failures |",
         "|---|---|---|---|---|---|---|",
     ]
-    for m in ds.method.values:
-        r = ds.sel({"method": m})
+    for m in ds["interval"].values:
+        r = ds.sel(interval=m)
         lines.append(
             f"| {m} | {float(r.coverage):.3f} | {float(r.coverage_se):.3f} | "
             f"{float(r.miss_low):.3f} | {float(r.miss_high):.3f} | "

@@ -77,7 +77,7 @@ def one(args):
         )
     inside = (bands["lower"].values <= truth + 1e-12) & (truth - 1e-12 <= bands["upper"].values)
     width = (bands["upper"] - bands["lower"]).values.mean(axis=1)
-    return list(bands["method"].values), inside, width, bands.attrs["recommended"]
+    return list(bands["band"].values), inside, width, bands.attrs["recommended"]
 
 
 def main():

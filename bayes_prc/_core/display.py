@@ -153,3 +153,18 @@ class RecommendationTableMixin:
         table = self.to_string(float_format=_fmt4, max_rows=60, max_cols=20)
         text = self._recommendation_text()
         return table if text is None else f"{table}\n{text}"
+
+    def to_xarray(self):
+        """The table as an :class:`xarray.Dataset`, its ``method`` index as dim ``row``.
+
+        pandas would name the dimension after the index, ``method``, which is also
+        ``Dataset.sel``'s own keyword (``ds.sel(method="logit")`` silently selects
+        nothing). The dimension is ``row``; ``method`` stays an indexed coordinate
+        along it, so ``ds.sel(row="logit")`` and ``ds.sel({"method": "logit"})`` both
+        select the row. Other index levels keep their names.
+        """
+        ds = super().to_xarray()
+        if "method" not in ds.dims:
+            return ds
+        ds = ds.rename({"method": "row"})
+        return ds.assign_coords(method=("row", ds["row"].values)).set_xindex("method")

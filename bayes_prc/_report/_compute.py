@@ -403,7 +403,7 @@ def compute_report(
             )
             # the simultaneous band to draw: compare_bands' rule decides from the AP
             # table's fit checks (no band needed for that), so only that one is computed
-            pick, _ = recommend_band(
+            pick, why = recommend_band(
                 (
                     "averaged_simultaneous",
                     "semiparametric_simultaneous",
@@ -420,9 +420,12 @@ def compute_report(
                 random_seed=seeds[6],
                 n_resamples=n_resamples,
                 posterior=post if post.model_type == "semiparametric" else None,
-                methods=(pick,),
+                # no band to draw (too few positives): the cheapest row carries the reason
+                methods=(pick or "bootstrap_simultaneous_t",),
                 progressbar=progressbar,
             )
+            if pick is None:
+                bands.attrs.update(recommended=None, recommendation=why)
         d = ReportData(
             data=r,
             posterior=post,

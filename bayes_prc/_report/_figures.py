@@ -231,13 +231,15 @@ def report_figures(d, ci_prob, progressbar=None):
 
 def _draw_all(d, ci_prob, post, r, figs, progress):
     fig, ax = _new_ax()
-    boot_recommended = d.bands is not None and d.bands.attrs["recommended"].startswith("bootstrap")
+    rec = None if d.bands is None else d.bands.attrs["recommended"]
+    boot_recommended = rec is not None and rec.startswith("bootstrap")
+    no_band = d.bands is not None and rec is None  # too few positives: none is drawn
     PRCurveDisplay.from_posterior(
         post,
         r,
         None,
         ci_prob=ci_prob,
-        bootstrap_band=None if boot_recommended else d.bootstrap_band,
+        bootstrap_band=None if boot_recommended or no_band else d.bootstrap_band,
         bands=d.bands,
         ax=ax,
     )

@@ -42,7 +42,14 @@ from ._subgroups import (
     independent_subgroup_draws,
     subgroup_fit_check,
 )
-from ._summaries import averaged_pr_band, curve_band, pool_curves
+from ._summaries import (
+    averaged_pr_band,
+    curve_band,
+    pool_curves,
+    positives_above_negatives,
+    precision_one_reach,
+    reach_precision_one,
+)
 
 __all__ = [
     "BinormalPosterior",
@@ -58,6 +65,9 @@ __all__ = [
     "averaged_pr_band",
     "curve_band",
     "pool_curves",
+    "positives_above_negatives",
+    "precision_one_reach",
+    "reach_precision_one",
     "OvRPosterior",
     "fit_binormal",
     "fit_binormal_ovr",

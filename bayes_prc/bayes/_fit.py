@@ -15,6 +15,7 @@ from ._fitcheck import normality_p_values
 from ._ordinal import RANK_MODELS, ordinal_categories
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
 from ._semiparametric import SemiparametricPriors, sample_semiparametric_grid
+from ._summaries import positives_above_negatives
 
 _RANK_MODEL_NAMES = {
     "semiparametric": "semiparametric binormal model",
@@ -267,7 +268,6 @@ def _fit_rank_model(
     from . import _model
     from ._contaminated import ContaminatedPriors, sample_contaminated_laplace
     from ._flexible import FlexiblePriors, sample_flexible_laplace
-    from ._posterior import BinormalPosterior
 
     priors_cls, fast_sampler = {
         "semiparametric": (SemiparametricPriors, sample_semiparametric_grid),
@@ -317,6 +317,22 @@ def _fit_rank_model(
             target_accept=target_accept,
         )
         out = None
+    posterior = _rank_posterior(
+        model, out, idata, extras, method, transform, priors, ci_prob, int(is_pos.size), ordinal
+    )
+    posterior.design_effect = deff
+    posterior.n_clusters = None if clusters is None else clusters.n_clusters
+    posterior._n_above = positives_above_negatives(is_pos, ranked.y_score)
+    posterior._fit_companion = fit_companion
+    if method == "nuts":
+        posterior._check_diagnostics()
+    return posterior
+
+
+def _rank_posterior(model, out, idata, extras, method, transform, priors, ci_prob, n, ordinal):
+    """The :class:`BinormalPosterior` of a rank-based model from its sampler's output."""
+    from ._posterior import BinormalPosterior
+
     if model == "semiparametric":  # the binormal model on the latent scale
         if out is None:
             out = {k: idata["posterior"][k].values for k in ("prevalence", "mu", "sigma")}
@@ -339,17 +355,55 @@ def _fit_rank_model(
         scale=1.0,
         stats=None,
         ci_prob=float(ci_prob),
-        n=int(is_pos.size),
+        n=int(n),
         ordinal=ordinal,
         model_type=model,
     )
     for name, value in extras.items():
         setattr(posterior, name, value)
-    posterior.design_effect = deff
-    posterior.n_clusters = None if clusters is None else clusters.n_clusters
-    if method == "nuts":
-        posterior._check_diagnostics()
     return posterior
+
+
+def fit_companion(posterior, model, random_seed):
+    """``model`` fitted with its fast sampler to the prepared data of a rank-based fit.
+
+    The companions of the model-averaged band (:meth:`BinormalPosterior.pr_band`): the
+    same ordered categories (and, with clusters, the same tempered counts) as
+    ``posterior``, its draws and chains, the model's default priors and
+    ``method="laplace"`` whatever sampler ``posterior`` used.
+    """
+    from ._contaminated import ContaminatedPriors, sample_contaminated_laplace
+    from ._flexible import FlexiblePriors, sample_flexible_laplace
+
+    priors_cls, fast_sampler = {
+        "semiparametric": (SemiparametricPriors, sample_semiparametric_grid),
+        "flexible": (FlexiblePriors, sample_flexible_laplace),
+        "contaminated": (ContaminatedPriors, sample_contaminated_laplace),
+    }[model]
+    priors = priors_cls.from_any(None)
+    ordinal, deff = posterior.ordinal, posterior.design_effect
+    fit_data = ordinal if deff is None else replace(ordinal, counts=ordinal.counts / deff)
+    chains, draws = posterior.model.batch_shape
+    rng = check_random_state(random_seed)
+    out = fast_sampler(fit_data, priors, draws=int(draws), chains=int(chains), rng=rng)
+    extras = {k: out.pop(k) for k in ("grid", "importance") if k in out}
+    companion = _rank_posterior(
+        model,
+        out,
+        None,
+        extras,
+        "laplace",
+        posterior.transform,
+        priors,
+        posterior.ci_prob,
+        posterior.n,
+        ordinal,
+    )
+    companion.design_effect = deff
+    companion.n_clusters = posterior.n_clusters
+    companion._n_above = posterior._n_above
+    companion._fit_companion = fit_companion
+    return companion
 
 
 def _prepare_rank_data(

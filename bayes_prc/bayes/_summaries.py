@@ -145,6 +145,53 @@ def pool_curves(per_model):
     return np.concatenate([c[:m] for c in per_model])
 
 
+def positives_above_negatives(is_pos, score):
+    """How many positives score strictly above every negative (the empirical curve's
+    run of precision 1 from recall 0)."""
+    is_pos = np.asarray(is_pos, dtype=bool)
+    score = np.asarray(score, dtype=np.float64)
+    if not (~is_pos).any():
+        return int(is_pos.sum())
+    return int((score[is_pos] > score[~is_pos].max()).sum())
+
+
+def precision_one_reach(n_above, n_pos, ci_prob):
+    """The largest recall up to which the data cannot rule out a true precision of 1.
+
+    If the population's precision is exactly 1 up to recall ``rho`` (no negative scores
+    above the positives' ``1 - rho`` quantile), the number of sampled positives above
+    every sampled negative is at least Binomial(``n_pos``, ``rho``). With ``n_above``
+    observed, ``rho`` is ruled out at level ``(1 - ci_prob) / 2`` (the upper tail of an
+    equal-tailed band) beyond the Clopper-Pearson upper bound
+    ``Beta(1 - (1 - ci_prob) / 2; n_above + 1, n_pos - n_above)`` (1 when every positive
+    is above every negative). Finite populations (a pool of scored items, a classifier
+    whose top scores are all positives) have such a run of precision exactly 1, which
+    continuous model curves approach but never reach.
+    """
+    from scipy import special
+
+    if n_pos <= 0:
+        return 0.0
+    if n_above >= n_pos:
+        return 1.0
+    q = 1.0 - (1.0 - ci_prob) / 2.0
+    return float(special.betaincinv(n_above + 1, n_pos - n_above, q))
+
+
+def reach_precision_one(band, reach):
+    """``band`` with its upper bound set to 1 at every recall up to ``reach`` (in place).
+
+    The upper bound of a model band where the data cannot rule out precision 1
+    (:func:`precision_one_reach`); ``attrs["precision_one_until"]`` records ``reach``.
+    """
+    r = band["recall"].values
+    upper = band["upper"].values.copy()
+    upper[r <= reach] = 1.0
+    band["upper"] = ("recall", upper)
+    band.attrs["precision_one_until"] = float(reach)
+    return band
+
+
 def curve_band(curves, r, ci_prob, kind):
     """Pointwise or simultaneous band of posterior curves (S, R) on the recall grid ``r``.
 

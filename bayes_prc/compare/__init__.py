@@ -3,7 +3,8 @@
 Computation only (no plotting): the tables are pandas DataFrames with one row per method
 and the columns ``family``, ``method``, ``estimate``, ``low``, ``high``, ``width``,
 ``estimator``, ``interval`` (what kind of interval at which level). ``df.to_xarray()``
-gives the same table as an xarray Dataset over dim ``method``.
+gives the same table as an xarray Dataset over dim ``row`` (with ``method`` an indexed
+coordinate along it: a dim named ``method`` would collide with ``Dataset.sel``'s keyword).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ __all__ = [
     "recommend_band",
     "BAND_METHODS",
     "DEFAULT_BAND_METHODS",
+    "MIN_BAND_POSITIVES",
+    "MIN_BOOTSTRAP_BAND_POSITIVES",
     "recommend_interval",
     "recommend_clustered",
     "DEFAULT_AP_METHODS",
@@ -770,7 +773,10 @@ def compare_bands(
     n_resamples : int, default 1000
         Bootstrap replicates.
     posterior : BinormalPosterior, optional
-        A rank-based fit to re-use for the rows of its model.
+        A rank-based fit (on the same data) to re-use for the rows of its model; a
+        rank-based binormal fit (``model="semiparametric"``) also lends its averaged
+        companions (:meth:`BinormalPosterior.averaged_posteriors`), so the
+        ``averaged_*`` rows are its default :meth:`~BinormalPosterior.pr_band`.
     pos_label : label, optional
     progressbar : bool or None, default None
         Progress of the bootstraps and the NUTS fits (None: a text bar on stderr when it
@@ -779,22 +785,30 @@ def compare_bands(
     Returns
     -------
     xarray.Dataset
-        Variables ``lower``, ``median``, ``upper`` with dims ``method``, ``recall``;
-        coordinates ``kind`` (``"pointwise"`` or ``"simultaneous"``) and ``label`` along
-        ``method``. ``attrs``: ``recommended`` (the simultaneous band to draw),
-        ``recommendation`` (why, one sentence), ``ci_prob``, ``fit_checks``
-        (:class:`FitCheck` of each model fit) and ``notes`` (bands left out, and why).
-        Select one band with ``bands.sel({"method": name})`` (``sel(method=...)`` is
-        xarray's own keyword for inexact matching).
+        Variables ``lower``, ``median``, ``upper`` with dims ``band``, ``recall``;
+        coordinates ``kind`` (``"pointwise"`` or ``"simultaneous"``), ``label`` and
+        ``method`` (the same names as ``band``, the dimension's name before issue 39)
+        along ``band``. ``attrs``: ``recommended`` (the ``band`` value of the
+        simultaneous band to draw, or None), ``recommendation`` (why, one sentence),
+        ``ci_prob``, ``fit_checks`` (:class:`FitCheck` of each model fit) and ``notes``
+        (bands left out, and why). Select one band with ``bands.sel(band=name)``.
 
     Notes
     -----
     The recommendation depends on the data's situation, not on the bands' realized
-    widths: the ``averaged_simultaneous`` band (the rank-based binormal, contaminated and
-    flexible posteriors pooled with equal weights, :func:`bayes_prc.bayes.averaged_pr_band`)
-    when one of those models passes its fit check or the check is inconclusive and the
-    classes overlap; else the studentized bootstrap band (Montiel Olea &
-    Plagborg-Moller 2019). On the populations of ``docs/coverage.md`` (nominal 90%, recall
+    widths (:func:`recommend_band`): the ``averaged_simultaneous`` band (the rank-based
+    binormal, contaminated and flexible posteriors pooled with equal weights,
+    :func:`bayes_prc.bayes.averaged_pr_band`; the band of the default fit's
+    :meth:`BinormalPosterior.pr_band`) when one of those models passes its fit check or
+    the check is inconclusive, or the classes are separated; else the studentized
+    bootstrap band (Montiel Olea & Plagborg-Moller 2019) with at least
+    :data:`MIN_BOOTSTRAP_BAND_POSITIVES` positives; else none (``None``, and
+    ``recommendation`` says why), as with fewer than :data:`MIN_BAND_POSITIVES` positives.
+    The ``averaged_*`` bands' upper bound is 1 up to the recall where the data rule out
+    precision 1 (:func:`bayes_prc.bayes.precision_one_reach`: the Clopper-Pearson upper
+    bound of the recall of the positives scored above every negative): continuous model
+    curves never reach 1, a finite population's curve is exactly 1 there (few positives,
+    separated classes). On the populations of ``docs/coverage.md`` (nominal 90%, recall
     0.1-0.9) the pooled band contained the whole true curve in 0.875-1.00 of the data sets
     at n = 200 and 0.90-0.97 at n = 1000 (label noise, hard negatives, classifier
     probabilities), at 0.63-0.70 times the bootstrap band's width; each single model's
@@ -807,18 +821,25 @@ def compare_bands(
     >>> import bayes_prc as bp
     >>> y, s = bp.Binormal(1.5, 1, 0, 1, 0.3).sample(300, random_seed=0)
     >>> bands = bp.compare_bands(y, s, ci_prob=0.9, random_seed=0, n_resamples=200)
-    >>> bands["method"].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
+    >>> bands["band"].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
     ['averaged_pointwise', 'averaged_simultaneous', 'semiparametric_pointwise',
      'semiparametric_simultaneous', 'contaminated_pointwise', 'contaminated_simultaneous',
      'bootstrap_pointwise', 'bootstrap_simultaneous_t']
     >>> bands.attrs["recommended"], dict(bands.sizes)
-    ('averaged_simultaneous', {'method': 8, 'recall': 99})
+    ('averaged_simultaneous', {'band': 8, 'recall': 99})
+    >>> best = bands.sel(band=bands.attrs["recommended"])  # lower, median, upper over recall
     >>> bool((bands["lower"] <= bands["upper"]).all())
     True
     """
     import xarray as xr
 
-    from ..bayes import curve_band, pool_curves
+    from ..bayes import (
+        curve_band,
+        pool_curves,
+        positives_above_negatives,
+        precision_one_reach,
+        reach_precision_one,
+    )
     from ..frequentist import bootstrap_pr_band
 
     ci_prob = _check_ci_prob(ci_prob)
@@ -827,12 +848,19 @@ def compare_bands(
     ranked = as_ranked(y_true, y_score, pos_label=pos_label)  # the one validation
     is_pos, score = ranked.is_pos, ranked.y_score
     n_pos = int(is_pos.sum())
+    n_above = positives_above_negatives(is_pos, score)
     rng = check_random_state(random_seed)
     seeds = rng.spawn(len(methods) + 3)
     model_seeds = dict(zip(("semiparametric", "flexible", "contaminated"), seeds[-3:], strict=True))
     attrs = {"ci_prob": ci_prob, "notes": {}, "fit_checks": {}}
     separated = _separated(is_pos, score)
     fits, rows, curves = {}, {}, {}
+    companions = {}  # a default (rank-based binormal) fit's averaged models, re-used
+    if getattr(posterior, "model_type", None) == "semiparametric":
+        try:
+            companions = posterior.averaged_posteriors()
+        except ValueError as err:  # a companion that cannot be fit: fitted (or noted) below
+            attrs["notes"]["averaged"] = str(err)
     for method, seed in zip(methods, seeds[: len(methods)], strict=True):
         source, kind = method.split("_", 1)
         if source == "bootstrap":
@@ -848,7 +876,12 @@ def compare_bands(
             )
         else:
             for model in _AVERAGED if source == "averaged" else (source,):
-                if model not in fits:
+                if model not in fits and model in companions:
+                    # the given fit's own companions: its default band is this band
+                    fits[model] = companions[model]
+                    check = fits[model].fit_check(random_seed=model_seeds[model])
+                    attrs["fit_checks"][model] = check
+                elif model not in fits:
                     fits[model] = _bayes_fit(
                         ranked,
                         posterior,
@@ -868,6 +901,8 @@ def compare_bands(
             if not pooled:
                 continue
             band = curve_band(pool_curves(pooled), grid, ci_prob, kind)
+            if source == "averaged":  # as BinormalPosterior.pr_band's averaged band
+                reach_precision_one(band, precision_one_reach(n_above, n_pos, ci_prob))
         rows[method] = [np.asarray(band[v].values, dtype=np.float64) for v in _BAND_VARS]
     if not rows:
         raise ValueError(f"no band could be computed: {attrs['notes']}")
@@ -876,17 +911,21 @@ def compare_bands(
     )
     names = list(rows)
     data = {
-        v: (("method", "recall"), np.stack([rows[m][i] for m in names]))
+        v: (("band", "recall"), np.stack([rows[m][i] for m in names]))
         for i, v in enumerate(_BAND_VARS)
     }
     kinds = ["pointwise" if m.endswith("pointwise") else "simultaneous" for m in names]
     coords = {
-        "method": names,
+        "band": names,
         "recall": grid,
-        "kind": ("method", kinds),
-        "label": ("method", [_BAND_LABELS[m] for m in names]),
+        "kind": ("band", kinds),
+        "label": ("band", [_BAND_LABELS[m] for m in names]),
+        # the dimension's former name, kept as an indexed coordinate along ``band`` so
+        # ``sel({"method": name})`` still works (``sel(method=...)`` never did: it is
+        # xarray's own keyword)
+        "method": ("band", names),
     }
-    return xr.Dataset(data, coords=coords, attrs=attrs)
+    return xr.Dataset(data, coords=coords, attrs=attrs).set_xindex("method")
 
 
 _BAND_VARS = ("lower", "median", "upper")
@@ -899,17 +938,49 @@ _WHAT_MODEL = {
 }
 
 
+#: Fewest positives for a band of the PR curve: below, no band is drawn (the models need
+#: 2 positives; one resampled positive says nothing about the curve's shape).
+MIN_BAND_POSITIVES = 2
+
+#: Fewest positives for the studentized bootstrap band. On gradient-boosting scores of
+#: real data (``benchmarks/coverage_few_positives.py``, ``docs/coverage.md``, "Few
+#: positives", nominal 90%) it contained the whole true curve in 0.40 of data sets at
+#: 3 positives and 0.55 at 5 (resamples of a handful of positives cannot show how far
+#: the curve may fall; with separated classes every resample has precision 1 along the
+#: whole curve), 0.87 at 12.
+MIN_BOOTSTRAP_BAND_POSITIVES = 12
+
+
 def recommend_band(available, fit_checks, n_pos, *, separated=False):
     """The simultaneous PR band to draw, and why (one sentence); see :func:`compare_bands`.
 
-    The model-averaged band when one of its models passes its fit check (or is
-    inconclusive), else the first single-model band in the order contaminated, rank-based
-    binormal, flexible whose check passes; the studentized bootstrap band when none does,
-    the classes are separated or there are fewer than 2 positives.
+    - Fewer than :data:`MIN_BAND_POSITIVES` positives: none (``None``).
+    - The model-averaged band when one of its models passes its fit check (or is
+      inconclusive), or when the classes are separated (every positive above every
+      negative: the averaged band then reaches precision 1 along the whole curve, which
+      the data cannot rule out, while every bootstrap resample has precision 1
+      everywhere).
+    - Else the first single-model band in the order contaminated, rank-based binormal,
+      flexible whose check passes.
+    - Else the studentized bootstrap band, with at least
+      :data:`MIN_BOOTSTRAP_BAND_POSITIVES` positives and overlapping classes; none
+      (``None``) below that.
     """
-    usable = not separated and n_pos >= 2
+    if n_pos < MIN_BAND_POSITIVES:
+        return None, (
+            f"No band of the PR curve is drawn: with {n_pos} positive(s) no band can be "
+            f"trusted (the models need at least {MIN_BAND_POSITIVES} positives, and "
+            "resampling a single positive says nothing about the curve)."
+        )
     passing = [m for m in _AVERAGED if fit_checks.get(m) is not None and fit_checks[m].passed]
-    if "averaged_simultaneous" in available and usable and passing:
+    if "averaged_simultaneous" in available and separated:
+        return "averaged_simultaneous", (
+            f"Draw the {_BAND_LABELS['averaged_simultaneous']} band: every positive is "
+            "scored above every negative, so the data cannot rule out precision 1 at any "
+            "recall and the band reaches 1 along the whole curve (every bootstrap "
+            "resample has precision 1 everywhere, so the bootstrap band would collapse)."
+        )
+    if "averaged_simultaneous" in available and passing:
         return "averaged_simultaneous", (
             f"Draw the {_BAND_LABELS['averaged_simultaneous']} band: the "
             f"{_WHAT_MODEL[passing[0]].split(' ', 1)[1]}'s fit check "
@@ -928,20 +999,26 @@ def recommend_band(available, fit_checks, n_pos, *, separated=False):
     }
     for source in ("contaminated", "semiparametric", "flexible"):
         row, check = f"{source}_simultaneous", fit_checks.get(source)
-        if row in available and usable and check is not None and check.passed:
+        if row in available and check is not None and check.passed:
             return row, (
                 f"Draw the {_BAND_LABELS[row]} band: the model's fit check "
                 f"{_check_outcome(check)}, and {why[source]}."
             )
     check = fit_checks.get("contaminated", fit_checks.get("semiparametric"))
-    if separated:
-        reason = "every positive is scored above every negative, where model bands are too narrow"
-    elif n_pos < 2:
-        reason = "there are too few positives for a model"
-    elif check is not None and not check.passed:
+    if check is not None and not check.passed:
         reason = f"{_WHAT_MODEL[check.model]} fails its fit check"
     else:
         reason = "no model band was computed"
+    if separated or n_pos < MIN_BOOTSTRAP_BAND_POSITIVES:
+        why_not = (
+            "every positive is scored above every negative, where every bootstrap resample "
+            "has precision 1 along the whole curve"
+            if separated
+            else f"with {n_pos} positives (fewer than {MIN_BOOTSTRAP_BAND_POSITIVES}) the "
+            "bootstrap band contained the whole true curve in about half of the data sets "
+            "that claim 90% (docs/coverage.md)"
+        )
+        return None, f"No band of the PR curve is drawn: {reason}, and {why_not}."
     for row in ("bootstrap_simultaneous_t", "semiparametric_simultaneous"):
         if row in available:
             return row, f"Draw the {_BAND_LABELS[row]} band: {reason}."

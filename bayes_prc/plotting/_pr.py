@@ -293,6 +293,12 @@ class PRCurveDisplay(DisplayMixin):
     ):
         """Posterior bands and median from a fit, the empirical curve from the data.
 
+        The bands are the posterior's :meth:`~BinormalPosterior.pr_band`: for the default
+        fit (``fit_binormal(y, s)``, the rank-based binormal model) the model-averaged
+        bands of the three rank-based models, whose coverage is measured in
+        ``docs/coverage.md`` ("The default band"); a single model's band with
+        ``fit_binormal(..., model=...)`` chosen explicitly.
+
         Parameters
         ----------
         posterior : BinormalPosterior
@@ -322,15 +328,19 @@ class PRCurveDisplay(DisplayMixin):
             recommended simultaneous band (``attrs["recommended"]``) is drawn instead of
             the posterior's own, on its recall grid, and the legend names it (a
             recommended bootstrap band is drawn as the bootstrap band, so
-            ``bootstrap_band`` cannot be given too).
+            ``bootstrap_band`` cannot be given too). When it recommends none (too few
+            positives, ``attrs["recommendation"]`` says why), no posterior band is
+            drawn, only the median curve.
         **kwargs
             Passed to :meth:`plot`.
 
         Returns
         -------
         PRCurveDisplay
-            With ``recommended_band`` set to the drawn band's method name when ``bands``
-            is given (else None).
+            With ``recommended_band`` set to the drawn band's ``band`` name when ``bands``
+            is given (else None), and ``posterior_band`` naming the posterior bands drawn
+            (``"averaged"`` for the default fit: :meth:`BinormalPosterior.pr_band`'s
+            model-averaged band; else the model's name).
         """
         data = as_ranked(y_true, y_score, pos_label=pos_label)
         emp_p, emp_r = thin_curve(*precision_recall_curve(data, None)[:2])
@@ -340,6 +350,10 @@ class PRCurveDisplay(DisplayMixin):
             recall, ci_prob, picked = _recommended_band(bands, ci_prob, bootstrap_band)
             simultaneous = False
         post_kw = _posterior_bands(posterior, recall, ci_prob, simultaneous)
+        source = post_kw.pop("band_source")
+        if picked.pop("no_band", False):
+            for key in ("lower", "upper", "simultaneous_lower", "simultaneous_upper"):
+                post_kw[key] = None
         for key in ("simultaneous_lower", "simultaneous_upper"):
             if key in picked:
                 post_kw[key] = picked.pop(key)
@@ -356,6 +370,7 @@ class PRCurveDisplay(DisplayMixin):
             **boot,
         )
         disp.recommended_band = None if bands is None else bands.attrs["recommended"]
+        disp.posterior_band = source
         return disp.plot(ax=ax, **kwargs)
 
     @classmethod
@@ -411,8 +426,10 @@ class PRCurveDisplay(DisplayMixin):
         (True, (200,))
         """
         prevalence = float(posterior.idata["posterior"]["prevalence"].median())
+        post_kw = _posterior_bands(posterior, recall, ci_prob, simultaneous)
+        post_kw.pop("band_source")
         disp = cls(
-            **_posterior_bands(posterior, recall, ci_prob, simultaneous),
+            **post_kw,
             prevalence=prevalence,
             average_precision=float(posterior.average_precision().median()),
             name=name,
@@ -480,16 +497,19 @@ class PRCurveDisplay(DisplayMixin):
 
 def _recommended_band(bands, ci_prob, bootstrap_band):
     """Grid, level and constructor arguments of a compare_bands result's recommended band."""
-    rec = getattr(bands, "attrs", {}).get("recommended")
-    if rec is None or "method" not in bands.dims:
+    attrs = getattr(bands, "attrs", {})
+    if "recommended" not in attrs or "band" not in getattr(bands, "dims", ()):
         raise ValueError(
-            "`bands` must be the result of bayes_prc.compare_bands (a Dataset over `method` "
+            "`bands` must be the result of bayes_prc.compare_bands (a Dataset over `band` "
             "with attrs['recommended'])"
         )
+    rec = attrs["recommended"]
     prob = float(bands.attrs["ci_prob"])
     if ci_prob is not None and not np.isclose(ci_prob, prob):
         raise ValueError(f"`ci_prob`={ci_prob!r} differs from the level of `bands` ({prob!r})")
-    row = bands.sel({"method": rec})
+    if rec is None:  # too few positives for any band: the posterior median alone
+        return bands["recall"].values, prob, {"no_band": True}
+    row = bands.sel(band=rec)
     source = str(row["label"].item()).replace(" (simultaneous)", "").replace(", simultaneous", "")
     label = f"{percent(prob)} simultaneous band, {source} (recommended)"
     grid = bands["recall"].values
@@ -528,6 +548,7 @@ def _posterior_bands(posterior, recall, ci_prob, simultaneous):
         else None
     )
     return dict(
+        band_source=band.attrs.get("band", "").rsplit("_", 1)[0] or None,
         recall=band["recall"].values,
         precision=band["median"].values,
         lower=band["lower"].values,

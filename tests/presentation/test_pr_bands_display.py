@@ -27,7 +27,7 @@ def test_posterior_band_drawn_and_named(fitted):
     y, s, post, bands = fitted
     disp = PRCurveDisplay.from_posterior(post, y, s, bands=bands)
     assert disp.recommended_band == "averaged_simultaneous"
-    row = bands.sel({"method": "averaged_simultaneous"})
+    row = bands.sel(band="averaged_simultaneous")
     np.testing.assert_array_equal(disp.simultaneous_lower, row["lower"].values)
     np.testing.assert_array_equal(disp.recall, bands["recall"].values)
     assert any("(recommended)" in t and "models averaged" in t for t in _legend(disp))
@@ -35,10 +35,17 @@ def test_posterior_band_drawn_and_named(fitted):
 
 
 def test_bootstrap_band_drawn_when_recommended():
-    y = np.r_[np.ones(20, int), np.zeros(80, int)]
-    s = np.r_[np.linspace(5, 6, 20), np.linspace(0, 1, 80)]
-    post = bp.fit_binormal(y, s, random_seed=0)
-    bands = bp.compare_bands(y, s, random_seed=0, n_resamples=100, posterior=post)
+    # a comparison of the bootstrap's bands only (overlapping classes, 20+ positives):
+    # the studentized bootstrap band is the recommended one
+    y, s = bp.Binormal(1, 1, 0, 1, 0.3).sample(200, random_seed=2)
+    post = bp.fit_binormal(y, s, model="parametric", method="exact", random_seed=0, draws=200)
+    bands = bp.compare_bands(
+        y,
+        s,
+        random_seed=0,
+        n_resamples=100,
+        methods=["bootstrap_pointwise", "bootstrap_simultaneous_t"],
+    )
     disp = PRCurveDisplay.from_posterior(post, y, s, bands=bands)
     assert disp.recommended_band == "bootstrap_simultaneous_t"
     assert disp.simultaneous_lower is None and disp.bootstrap_band_ is not None

@@ -48,7 +48,7 @@ def test_compare_intervals_rows_equal_their_sources(small, posterior):
         table.loc["semiparametric_hdi", "estimate"], abs=1e-3
     )
     ds = table.to_xarray()
-    assert "low" in ds and ds.sizes["method"] == len(table)
+    assert "low" in ds and ds.sizes["row"] == len(table)
     # every frequentist row brackets its estimate
     freq = table[table.family == "frequentist"]
     assert ((freq.low <= freq.estimate + 1e-12) & (freq.estimate <= freq.high + 1e-12)).all()

@@ -2,10 +2,16 @@
 
 import numpy as np
 import pytest
+from scipy import stats
 
 import bayes_prc as bp
 from bayes_prc.bayes import FitCheck
-from bayes_prc.compare import BAND_METHODS, DEFAULT_BAND_METHODS, recommend_band
+from bayes_prc.compare import (
+    BAND_METHODS,
+    DEFAULT_BAND_METHODS,
+    MIN_BOOTSTRAP_BAND_POSITIVES,
+    recommend_band,
+)
 
 
 @pytest.fixture(scope="module")
@@ -27,12 +33,18 @@ def test_rows_equal_the_methods_called_directly(data, post, bands):
     y, s = data
     grid = bands["recall"].values
     np.testing.assert_allclose(grid, np.linspace(0.01, 0.99, 99))
-    assert list(bands["method"].values) == list(DEFAULT_BAND_METHODS)
+    assert list(bands["band"].values) == list(DEFAULT_BAND_METHODS)
     for kind in ("pointwise", "simultaneous"):
-        direct = post.pr_band(recall=grid, ci_prob=0.9, kind=kind)
-        row = bands.sel({"method": f"semiparametric_{kind}"})
+        direct = post.pr_band(recall=grid, ci_prob=0.9, kind=kind, averaged=False)
+        row = bands.sel(band=f"semiparametric_{kind}")
         for v in ("lower", "median", "upper"):
             np.testing.assert_array_equal(row[v].values, direct[v].values)
+        # the given default fit lends its companions: the averaged rows are its own
+        # default band (what pr_band() and PRCurveDisplay.from_posterior draw)
+        default = post.pr_band(recall=grid, ci_prob=0.9, kind=kind)
+        row = bands.sel(band=f"averaged_{kind}")
+        for v in ("lower", "median", "upper"):
+            np.testing.assert_array_equal(row[v].values, default[v].values)
     seeds = np.random.default_rng(3).spawn(len(DEFAULT_BAND_METHODS) + 3)
     for i, method in enumerate(DEFAULT_BAND_METHODS):
         if not method.startswith("bootstrap"):
@@ -46,14 +58,12 @@ def test_rows_equal_the_methods_called_directly(data, post, bands):
             random_seed=seeds[i],
             kind=method.split("_", 1)[1],
         )
-        np.testing.assert_array_equal(
-            bands.sel({"method": method})["upper"].values, direct["upper"]
-        )
+        np.testing.assert_array_equal(bands.sel(band=method)["upper"].values, direct["upper"])
 
 
 def test_structure_and_order(bands):
     assert set(bands.data_vars) == {"lower", "median", "upper"}
-    assert bands["lower"].dims == ("method", "recall")
+    assert bands["lower"].dims == ("band", "recall")
     assert (bands["lower"] <= bands["median"] + 1e-12).all()
     assert (bands["median"] <= bands["upper"] + 1e-12).all()
     assert list(bands["kind"].values) == ["pointwise", "simultaneous"] * 4
@@ -63,8 +73,8 @@ def test_structure_and_order(bands):
     # the simultaneous band is never narrower than the pointwise one of the same source
     sources = ("averaged", "semiparametric", "contaminated")
     for src, simul in [(s, "simultaneous") for s in sources] + [("bootstrap", "simultaneous_t")]:
-        w_p = (bands["upper"] - bands["lower"]).sel({"method": f"{src}_pointwise"})
-        w_s = (bands["upper"] - bands["lower"]).sel({"method": f"{src}_{simul}"})
+        w_p = (bands["upper"] - bands["lower"]).sel(band=f"{src}_pointwise")
+        w_s = (bands["upper"] - bands["lower"]).sel(band=f"{src}_{simul}")
         assert (w_s >= w_p - 1e-12).all()
 
 
@@ -97,47 +107,65 @@ def test_recommend_band_by_situation():
     assert rec == "bootstrap_simultaneous_t" and "fails" in why
     fails["flexible"] = check("pass", "flexible")
     assert recommend_band(rows, fails, 30)[0] == "averaged_simultaneous"
+    # separated classes: the averaged band (it reaches precision 1 along the whole curve);
+    # the bootstrap's collapses there, so it is never the pick
     rec, why = recommend_band(rows, {"semiparametric": check("pass")}, 30, separated=True)
-    assert rec == "bootstrap_simultaneous_t" and "every positive" in why
-    assert recommend_band(rows, {"semiparametric": check("pass")}, 1)[0] == (
+    assert rec == "averaged_simultaneous" and "every positive" in why
+    no_avg = [r for r in rows if not r.startswith("averaged")]
+    fails["flexible"] = check("fail", "flexible")
+    rec, why = recommend_band(no_avg, fails, 30, separated=True)
+    assert rec is None and "every positive" in why
+    # too few positives for any band, or for the bootstrap's when the models fail
+    rec, why = recommend_band(rows, {"semiparametric": check("pass")}, 1)
+    assert rec is None and "1 positive" in why
+    rec, why = recommend_band(rows, fails, MIN_BOOTSTRAP_BAND_POSITIVES - 1)
+    assert rec is None and "fails its fit check" in why
+    assert recommend_band(rows, fails, MIN_BOOTSTRAP_BAND_POSITIVES)[0] == (
         "bootstrap_simultaneous_t"
     )
 
 
-def test_averaged_band_pools_the_three_posteriors(data, bands):
+def test_averaged_band_pools_the_three_posteriors(data, post, bands):
     """The averaged rows equal the band of the three fits' pooled curves, computed here by
     hand (quantiles of the concatenated draws); each model's own fit gives its row."""
     y, s = data
     grid = bands["recall"].values
-    seeds = np.random.default_rng(3).spawn(len(DEFAULT_BAND_METHODS) + 3)
-    seed_of = dict(zip(("semiparametric", "flexible", "contaminated"), seeds[-3:], strict=True))
-    seed_of["semiparametric"] = 0  # the fixture's posterior is re-used
-    fits = [
-        bp.fit_binormal(y, s, model=m, random_seed=seed_of[m])
-        for m in ("semiparametric", "contaminated", "flexible")
-    ]
+    # the fixture's default fit and its companions are re-used; each is a fit of its model
+    fits = list(post.averaged_posteriors().values())
+    assert [f.model_type for f in fits] == ["semiparametric", "contaminated", "flexible"]
     curves = np.concatenate(
         [f.model.precision_at_recall(grid).reshape(-1, grid.size) for f in fits]
     )
     lo, hi = np.quantile(curves, [0.05, 0.95], axis=0)
-    row = bands.sel({"method": "averaged_pointwise"})
+    # up to the Clopper-Pearson upper bound (scipy's beta quantile) of the recall of the
+    # positives above every negative, precision 1 is not ruled out: the upper bound is 1
+    k = int((s[y == 1] > s[y == 0].max()).sum())
+    n_pos = int(y.sum())
+    reach = 1.0 if k == n_pos else stats.beta.ppf(0.95, k + 1, n_pos - k)
+    hi[grid <= reach] = 1.0
+    row = bands.sel(band="averaged_pointwise")
     np.testing.assert_allclose(row["lower"].values, lo, atol=1e-12)
     np.testing.assert_allclose(row["upper"].values, hi, atol=1e-12)
     cont = fits[1].pr_band(recall=grid, ci_prob=0.9, kind="simultaneous")
     np.testing.assert_array_equal(
-        bands.sel({"method": "contaminated_simultaneous"})["upper"].values, cont["upper"].values
+        bands.sel(band="contaminated_simultaneous")["upper"].values, cont["upper"].values
     )
     # the pooled simultaneous band holds at least 90% of the pooled curves
-    sim = bands.sel({"method": "averaged_simultaneous"})
+    sim = bands.sel(band="averaged_simultaneous")
     inside = (curves >= sim["lower"].values - 1e-12) & (curves <= sim["upper"].values + 1e-12)
     assert inside.all(axis=1).mean() >= 0.9
 
 
-def test_separated_data_get_the_bootstrap_band():
+def test_separated_data_get_a_band_reaching_precision_one():
+    """Every positive above every negative: the recommended (averaged) band's upper bound
+    is 1 at every recall (the data cannot rule it out)."""
     y = np.r_[np.ones(20, int), np.zeros(80, int)]
     s = np.r_[np.linspace(5, 6, 20), np.linspace(0, 1, 80)]
     bands = bp.compare_bands(y, s, random_seed=0, n_resamples=100)
-    assert bands.attrs["recommended"] == "bootstrap_simultaneous_t"
+    assert bands.attrs["recommended"] == "averaged_simultaneous"
+    best = bands.sel(band=bands.attrs["recommended"])
+    assert np.all(best["upper"].values == 1.0)
+    assert np.all(best["lower"].values < 1.0)
 
 
 @pytest.mark.parametrize(
@@ -162,7 +190,7 @@ def test_averaged_band_of_one_posterior_is_its_band(post):
     grid = [0.2, 0.5, 0.8]
     for kind in ("pointwise", "simultaneous"):
         one = averaged_pr_band([post], recall=grid, ci_prob=0.9, kind=kind)
-        own = post.pr_band(recall=grid, ci_prob=0.9, kind=kind)
+        own = post.pr_band(recall=grid, ci_prob=0.9, kind=kind, averaged=False)
         for v in ("lower", "median", "upper"):
             np.testing.assert_array_equal(one[v].values, own[v].values)
     with pytest.raises(ValueError, match="`posteriors`"):

@@ -28,7 +28,7 @@ def test_logit_and_binomial_near_nominal_where_boyd_found_them_good(rng):
     ds = coverage_study(n=1000, n_rep=150, methods=("logit", "binomial"), random_seed=_seed(rng))
     assert ds.attrs["true_ap"] == pytest.approx(0.29284, abs=1e-5)
     for m in ("logit", "binomial"):
-        r = ds.sel({"method": m})
+        r = ds.sel(interval=m)
         assert int(r.n_failures) == 0
         assert float(r.coverage) >= 0.95 - 4 * _se(150)
 
@@ -69,9 +69,9 @@ def test_dataset_layout_and_dataframe(rng):
     ds = coverage_study(
         n=300, n_rep=8, methods=("binomial", "bootstrap"), n_resamples=50, random_seed=_seed(rng)
     )
-    assert list(ds.method.values) == ["binomial", "bootstrap"]
+    assert list(ds["interval"].values) == ["binomial", "bootstrap"]
     for v in ("coverage", "coverage_se", "mean_width", "n_failures", "n_valid"):
-        assert ds[v].dims == ("method",)
+        assert ds[v].dims == ("interval",)
     df = ds.to_dataframe()
     assert list(df.index) == ["binomial", "bootstrap"]
     assert {"coverage", "coverage_se", "mean_width", "n_failures"} <= set(df.columns)
@@ -164,7 +164,7 @@ def test_coverage_resolved_to_one_and_a_half_points(rng):
     seed = _seed(rng)
     ds = coverage_study(n=1000, n_rep=1000, methods=("logit", "binomial"), random_seed=seed)
     for m in ("logit", "binomial"):
-        r = ds.sel({"method": m})
+        r = ds.sel(interval=m)
         assert abs(float(r.coverage) - 0.95) <= 3 * float(r.coverage_se), m
         assert int(r.n_failures) == 0
     ds = coverage_study(
