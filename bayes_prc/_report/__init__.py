@@ -14,14 +14,13 @@ leaves no partial report.
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 
-from .._core import Steps, check_output_path
+from .._core import Steps
 from ._compute import add_caught_warnings, compute_report
 from ._figures import report_figures
 from ._models import compare_report
 from ._pool import pool_report
-from ._render import _atomic_write, render_html, render_markdown
+from ._render import render_html, render_markdown, write_outputs
 
 __all__ = ["report", "build_report", "pool_report", "compare_report"]
 
@@ -227,29 +226,27 @@ def report(
         )
     if hasattr(y_score, "columns") or isinstance(y_score, dict):  # one model: its column
         y_score = next(iter(y_score.values())) if isinstance(y_score, dict) else y_score.iloc[:, 0]
-    path = Path(path)
-    check_output_path(path, force)  # before any computing
-    if markdown_path is not None:
-        check_output_path(markdown_path, force, "Markdown output")
-    html_text, md_text = build_report(
-        y_true,
-        y_score,
-        title=title,
-        transform=transform,
-        pos_label=pos_label,
-        random_seed=random_seed,
-        n_resamples=n_resamples,
-        ci_prob=ci_prob,
-        bayes_method=bayes_method,
-        model=model,
-        progressbar=progressbar,
-        source=source,
-        score_models=score_models,
-        groups=groups,
-        subgroup=subgroup,
-        verbose=verbose,
+    # outputs checked before any computing; no partial file on failure
+    return write_outputs(
+        path,
+        markdown_path,
+        force,
+        lambda: build_report(
+            y_true,
+            y_score,
+            title=title,
+            transform=transform,
+            pos_label=pos_label,
+            random_seed=random_seed,
+            n_resamples=n_resamples,
+            ci_prob=ci_prob,
+            bayes_method=bayes_method,
+            model=model,
+            progressbar=progressbar,
+            source=source,
+            score_models=score_models,
+            groups=groups,
+            subgroup=subgroup,
+            verbose=verbose,
+        ),
     )
-    if markdown_path is not None:
-        _atomic_write(markdown_path, md_text, force)
-    _atomic_write(path, html_text, force)
-    return path

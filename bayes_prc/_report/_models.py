@@ -13,10 +13,9 @@ import warnings
 
 import numpy as np
 
-from .._core import check_output_path
 from .._version import __version__
 from ._figures import legend_outside, svg
-from ._render import _CSS, _atomic_write, _esc, _md_table, _table_html
+from ._render import _esc, _md_table, _table_html, page_head, write_outputs
 
 __all__ = ["compare_report", "build_compare_report", "MAX_BANDS"]
 
@@ -120,15 +119,7 @@ def build_compare_report(
         f"{ci_prob:g}; each model's interval is its own. {n_resamples} replicates; seed "
         f"{random_seed}; bayes_prc {__version__}."
     )
-    html = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{_esc(title)}</h1>",
-    ]
-    if source:
-        html.append(f'<p class="note">Data: {_esc(source)}</p>')
+    html = page_head(title, source)
     html += [
         f'<p class="headline">{_esc(res.verdict)}</p>',
         f"<p>{_esc(tiers)}.</p>" if len(names) > 2 else "",
@@ -240,27 +231,22 @@ def compare_report(
     >>> bp.report(y, s, out, random_seed=0, n_resamples=200).name
     'compare.html'
     """
-    from pathlib import Path
-
-    path = Path(path)
-    check_output_path(path, force)
-    if markdown_path is not None:
-        check_output_path(markdown_path, force, "Markdown output")
-    html_text, md_text = build_compare_report(
-        y_true,
-        scores,
-        title=title,
-        pos_label=pos_label,
-        random_seed=random_seed,
-        n_resamples=n_resamples,
-        ci_prob=ci_prob,
-        groups=groups,
-        reference=reference,
-        metric=metric,
-        source=source,
-        comparison=comparison,
+    return write_outputs(
+        path,
+        markdown_path,
+        force,
+        lambda: build_compare_report(
+            y_true,
+            scores,
+            title=title,
+            pos_label=pos_label,
+            random_seed=random_seed,
+            n_resamples=n_resamples,
+            ci_prob=ci_prob,
+            groups=groups,
+            reference=reference,
+            metric=metric,
+            source=source,
+            comparison=comparison,
+        ),
     )
-    if markdown_path is not None:
-        _atomic_write(markdown_path, md_text, force)
-    _atomic_write(path, html_text, force)
-    return path

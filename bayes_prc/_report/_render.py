@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core import check_output_path
 from .._version import __version__
 from ._compute import MODEL_NAMES, PPC_WARN_LEVEL, plain_words
 from ._subgroups import SUBGROUP_COLUMNS, subgroup_caption
@@ -511,8 +512,8 @@ def _score_model_sections(d, svgs, ci_prob):
     return parts
 
 
-def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed):
-    """The self-contained HTML page of a :class:`ReportData` and its figures' SVG."""
+def page_head(title, source=None):
+    """A report page's first lines: doctype, viewport, title, style, heading and source."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">'
@@ -522,6 +523,26 @@ def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed):
     ]
     if source:
         parts.append(f'<p class="note">Data: {_esc(source)}</p>')
+    return parts
+
+
+def write_outputs(path, markdown_path, force, build):
+    """Check both outputs before computing, ``build()`` the ``(html, markdown)`` texts and
+    write them atomically (no partial file on failure); returns the HTML path."""
+    path = Path(path)
+    check_output_path(path, force)
+    if markdown_path is not None:
+        check_output_path(markdown_path, force, "Markdown output")
+    html_text, md_text = build()
+    if markdown_path is not None:
+        _atomic_write(markdown_path, md_text, force)
+    _atomic_write(path, html_text, force)
+    return path
+
+
+def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed):
+    """The self-contained HTML page of a :class:`ReportData` and its figures' SVG."""
+    parts = page_head(title, source)
     parts += _conclusion(d, ci_prob)
     parts += _data_section(d, random_seed)
     parts += _diagnostics(d)
