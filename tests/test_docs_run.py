@@ -102,6 +102,8 @@ def _write_inputs(words, folder, rng):
     if "--help" in words or "--version" in words or words[0] == "demo":
         return
     target = folder / words[1]
+    if not target.resolve().is_relative_to(folder.resolve()):
+        return  # a file of the repository (a bundled data set): read, never written
     if target in _WRITTEN_BY_COMMANDS or "--labels" in words:
         return  # what select wrote (labelled since)
     score, label = _option(words, "--score", "prob"), _option(words, "--label", "y")
