@@ -103,7 +103,7 @@ def _write_inputs(words, folder, rng):
         return
     target = folder / words[1]
     if not target.resolve().is_relative_to(folder.resolve()):
-        return  # a bundled file of the repository (bayes_prc/datasets/...): read, never written
+        return  # a file of the repository (a bundled data set): read, never written
     if target in _WRITTEN_BY_COMMANDS or "--labels" in words:
         return  # what select wrote (labelled since)
     label = _option(words, "--label", "y")
@@ -295,7 +295,8 @@ def test_python_blocks_compile_and_name_what_exists(page, i, block):
 @pytest.mark.parametrize("page", sorted({p for p, _, _ in PY}), ids=lambda p: p.name)
 def test_python_blocks_run(page, tmp_path, monkeypatch):
     """Every block of the page, in order, in one namespace (as a reader runs them);
-    doctest-style blocks are run as doctests (their printed output checked)."""
+    doctest-style blocks are run as doctests (their printed output checked); a block
+    whose first line is ``# not run`` (it says why) is only compiled."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -303,6 +304,8 @@ def test_python_blocks_run(page, tmp_path, monkeypatch):
     namespace = {"__name__": "__docs__"}
     for i, block in enumerate(_blocks(page, ("python",))):
         name = f"{page.name}[{i}]"
+        if block.lstrip().startswith("# not run"):
+            continue  # marked in the page (e.g. starts a cluster); compiled above
         if block.lstrip().startswith(">>>"):
             test = doctest.DocTestParser().get_doctest(block, namespace, name, name, 0)
             runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
