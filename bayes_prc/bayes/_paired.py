@@ -115,7 +115,7 @@ def standardize_pair(t_a, t_b, location=None, scale=None):
         loc_t, sc_t = location_scale(t)  # safe for scores of any magnitude
         loc = loc_t if location is None else float(location)
         sc = sc_t if scale is None else float(scale)
-        if not sc > 0:
+        if not sc > 0 or np.min(t) == np.max(t):  # np.std of equal floats can be 1e-17
             raise ValueError(f"`{name}` has a single distinct value; the scores need spread")
         locs.append(loc)
         scales.append(sc)

@@ -15,6 +15,7 @@ import numpy as np
 from .._core import check_random_state
 from .._core.groups import check_groups
 from ..empirical import as_ranked
+from ..exceptions import UndefinedMetricWarning
 from ._auc import (
     AUC_COMPARISON_METHODS,
     AUC_FREQUENTIST_METHODS,
@@ -80,7 +81,20 @@ _LABELS = {
     "bootstrap": "bootstrap percentile",
     "bca": "bootstrap BCa",
     "cross_validation": "cross-validation (Boyd et al.)",
+    "prevalence": "prevalence (Jeffreys): the AP of tied scores",
 }
+
+#: Why the model rows are left out when every score is tied.
+TIED_NOTE = (
+    "left out: every score is tied (a constant score), so the data carry no rank "
+    "information for a score model"
+)
+
+#: The ``note`` of a resampling row of zero width.
+DEGENERATE_NOTE = (
+    "degenerate: zero width (its variance estimate, or every resample, is 0); not an "
+    "interval to quote"
+)
 
 #: Which Bayesian model each row family comes from.
 _ROW_MODEL = {"semiparametric": "semiparametric", "flexible": "flexible", "binormal": "parametric"}
@@ -288,7 +302,6 @@ def compare_intervals(
     rng = check_random_state(random_seed)
     seeds = rng.spawn(len(methods) + 3)
     model_seeds = dict(zip(_ROW_MODEL.values(), seeds[-3:], strict=True))
-    rows = []
     attrs = {"ci_prob": ci_prob, "estimator": estimator, "notes": {}, "fit_checks": {}}
     if clusters is not None:
         attrs["clusters"] = clusters.describe()
@@ -311,11 +324,18 @@ def compare_intervals(
     else:
         attrs["empirical_estimate"] = auc_pr_validated(is_pos, score, None, estimator)
     attrs["separated"] = _separated(is_pos, score)
+    # every score tied: no ranks (the AP is the prevalence, the ROC AUC 0.5 exactly)
+    tied = bool(score.size) and bool(score.min() == score.max())
+    attrs["all_tied"] = tied
     fits = {}
+    rows = _tied_rows(is_pos, ci_prob, metric) if tied else []
     for method, seed in zip(methods, seeds[: len(methods)], strict=True):
         family = method.rsplit("_", 1)[0]
         if family in _ROW_MODEL:
             model = _ROW_MODEL[family]
+            if tied:
+                attrs["notes"][model] = TIED_NOTE
+                continue
             if model not in fits:
                 fits[model] = _bayes_fit(
                     ranked,
@@ -333,9 +353,19 @@ def compare_intervals(
             rows.append(_bayes_row(method, post, ci_prob, metric))
             continue
         if auc:
-            row = auc_frequentist_row(
-                ranked, method, ci_prob, n_resamples, seed, progressbar, attrs["notes"], clusters
-            )
+            with warnings.catch_warnings():
+                if tied:  # the zero variance is expected there: the row is marked instead
+                    warnings.simplefilter("ignore", UndefinedMetricWarning)
+                row = auc_frequentist_row(
+                    ranked,
+                    method,
+                    ci_prob,
+                    n_resamples,
+                    seed,
+                    progressbar,
+                    attrs["notes"],
+                    clusters,
+                )
             rows += [row] if row is not None else []
             continue
         extra = {}
@@ -377,7 +407,9 @@ def compare_intervals(
     if first is not None:
         attrs["arviz_summary"] = first.summary(ci_prob=ci_prob)
         attrs["diagnostics"] = first.diagnostics()
-    available = [r["method"] for r in rows]
+    _mark_degenerate(rows)
+    # a zero-width resampling row is never recommended
+    available = [r["method"] for r in rows if not r.get("note")]
     from ._table import IntervalTable  # a DataFrame shown with its recommendation
 
     if clusters is not None:
@@ -391,11 +423,56 @@ def compare_intervals(
             attrs["fit_checks"],
             min(n_pos, len(is_pos) - n_pos),
             separated=attrs["separated"],
+            tied=tied,
         )
         if auc
-        else recommend_interval(available, attrs["fit_checks"], n_pos, separated=attrs["separated"])
+        else recommend_interval(
+            available, attrs["fit_checks"], n_pos, separated=attrs["separated"], tied=tied
+        )
     )
     return IntervalTable.of(_frame(rows, attrs))
+
+
+def _tied_rows(is_pos, ci_prob, metric):
+    """The row of all-tied scores: the prevalence's interval (AP), or 0.5 exactly (AUC).
+
+    A constant score ranks nothing: its PR curve is the single point (recall 1,
+    precision = prevalence), so its AP *is* the prevalence (scikit-learn's
+    ``average_precision_score`` gives the sample prevalence) and its interval is the
+    prevalence's, Jeffreys' equal-tailed interval (Brown, Cai & DasGupta 2001); every
+    pair is tied, so its ROC AUC is 0.5 exactly, in the population as in the sample.
+    """
+    n, k = is_pos.size, int(is_pos.sum())
+    if metric == "roc_auc":
+        est = low = high = 0.5
+        label = "exact: every pair tied, ROC AUC 0.5"
+        method, estimator, interval = "all_tied", "ROC AUC of tied scores", "exact"
+    else:
+        from ..frequentist import proportion_interval
+
+        res = proportion_interval(k, n, method="jeffreys", confidence_level=ci_prob)
+        est, low, high = k / n, float(res.low), float(res.high)
+        method, label = "prevalence", _LABELS["prevalence"]
+        estimator, interval = "prevalence", f"CI {ci_prob:g}"
+    return [
+        {
+            "method": method,
+            "label": label,
+            "family": "exact" if metric == "roc_auc" else "frequentist",
+            "estimate": float(est),
+            "low": float(low),
+            "high": float(high),
+            "estimator": estimator,
+            "interval": interval,
+        }
+    ]
+
+
+def _mark_degenerate(rows):
+    """Give every zero-width row but an exact one a ``note`` (all rows get the column)."""
+    for r in rows:
+        degenerate = r["high"] - r["low"] == 0 and r["interval"] != "exact"
+        r["note"] = DEGENERATE_NOTE if degenerate else ""
 
 
 def _bayes_fit(ranked, posterior, transform, bayes_method, seed, progressbar, model, attrs):
@@ -479,12 +556,14 @@ def recommend_clustered(available, clusters, metric, rows):
     return None, f"No interval to recommend for {clusters.describe()}."
 
 
-def recommend_interval(available, fit_checks, n_pos, *, separated=False):
+def recommend_interval(available, fit_checks, n_pos, *, separated=False, tied=False):
     """The AP interval to quote, and why (one sentence).
 
     The rule depends only on the data's situation, never on the realized widths of the
     stochastic rows, so the same data give the same row for every ``random_seed``:
 
+    0. Every score tied (a constant score): its AP is the prevalence; the prevalence's
+       Jeffreys interval (the ``prevalence`` row).
     1. Fewer than 2 positives: no model; Boyd et al.'s logit interval.
     2. Separated classes (every positive scored above every negative, empirical AP = 1):
        the logit interval. Every resampling row collapses to [1, 1] there, and the
@@ -508,6 +587,8 @@ def recommend_interval(available, fit_checks, n_pos, *, separated=False):
     n_pos : int
     separated : bool, default False
         Every positive is scored above every negative.
+    tied : bool, default False
+        Every score is tied.
 
     Returns
     -------
@@ -520,6 +601,12 @@ def recommend_interval(available, fit_checks, n_pos, *, separated=False):
                 return row, f"Quote the {_LABELS[row]} interval: {reason}."
         return None, f"No interval to recommend: {reason}."
 
+    if tied and "prevalence" in available:
+        return "prevalence", (
+            f"Quote the {_LABELS['prevalence']} interval: every score is tied (a constant "
+            "score ranks nothing), so its AP is the prevalence, and this is the prevalence's "
+            "interval; no score model can be fit and the resampling rows have zero width."
+        )
     if n_pos < 2:
         few = "is only 1 positive" if n_pos == 1 else f"are only {n_pos} positives"
         return fallback(f"there {few}, too few for a model")
