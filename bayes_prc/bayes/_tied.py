@@ -59,7 +59,8 @@ def tied_curve_summaries(model, values, data, cutpoints, prevalence=None):
     model : ScoreModel
         The rank-based model on the latent scale, parameters of shape ``batch``.
     values : ndarray of shape (d,)
-        Sorted distinct scores.
+        Sorted distinct scores (observed ones: their latent thresholds, interpolated on
+        the rank scale inside a category, do not depend on the score scale).
     data : OrdinalData
         The ordinal data of the fit (maps scores to latent thresholds).
     cutpoints : ndarray of shape ``batch + (K - 1,)``
