@@ -27,7 +27,20 @@ import numpy as np
 from ..models import class_distributions
 from ._ordinal import score_to_latent
 
-__all__ = ["discrete_values", "tied_curve_summaries", "DISCRETE_ITEMS_PER_VALUE"]
+__all__ = [
+    "discrete_values",
+    "tied_curve_summaries",
+    "DISCRETE_ITEMS_PER_VALUE",
+    "TIED_SCORE_MESSAGE",
+]
+
+#: The refusal of the paired models when a classifier's scores are all tied.
+TIED_SCORE_MESSAGE = (
+    "`{name}` has a single distinct value: all its scores are tied (a constant "
+    "classifier), so a score model has no ranks to fit; its AP is the prevalence and its "
+    "ROC AUC 0.5. Compare with method='bootstrap' or 'bayesian_bootstrap' (or "
+    "metric='roc_auc' with method='delong')"
+)
 
 #: Items per distinct score value (on average) from which the scores count as discrete.
 DISCRETE_ITEMS_PER_VALUE = 4
