@@ -346,6 +346,13 @@ def compute_report(
             "`y_true` must contain both classes for a report; got "
             f"{r.n_pos} positive(s) of {r.n_samples}"
         )
+    if r.y_score.min() == r.y_score.max():
+        raise ValueError(
+            f"`y_score` has a single distinct value ({float(r.y_score[0])!r}): all scores "
+            "are tied, so there is no curve to report; the AP of such a score is the "
+            f"prevalence, {r.n_pos}/{r.n_samples} = {r.n_pos / r.n_samples:.3g}, and its ROC "
+            "AUC is 0.5 (`compare_intervals` gives their intervals)"
+        )
     steps = steps if steps is not None else Steps(False)
     clusters = None if groups is None else check_groups(groups, r.n_samples)
     if clusters is not None and clusters.singletons:

@@ -2,7 +2,8 @@
 
 Computation only (no plotting): the tables are pandas DataFrames with one row per method
 and the columns ``family``, ``method``, ``estimate``, ``low``, ``high``, ``width``,
-``estimator``, ``interval`` (what kind of interval at which level). ``df.to_xarray()``
+``estimator``, ``interval`` (what kind of interval at which level), ``note`` (why a
+zero-width row is degenerate, else empty). ``df.to_xarray()``
 gives the same table as an xarray Dataset over dim ``method``.
 """
 
@@ -248,8 +249,12 @@ def compare_intervals(
     -------
     pandas.DataFrame
         Indexed by ``method``; columns ``label``, ``family``, ``estimate``, ``low``,
-        ``high``, ``width``, ``estimator``, ``interval`` (and ``design_effect`` with
-        ``groups``). With ``groups``, ``df.attrs["clusters"]`` describes them. ``df.attrs`` carries
+        ``high``, ``width``, ``estimator``, ``interval``, ``note`` (empty, or why a
+        row of zero width is degenerate and never recommended) and ``design_effect``
+        with ``groups``. When every score is tied (``attrs["all_tied"]``) the model
+        rows are left out with a note and the first row is the answer: ``prevalence``
+        (AP: the AP of a constant score is the prevalence; Jeffreys' interval) or
+        ``all_tied`` (ROC AUC: 0.5 exactly, interval [0.5, 0.5]). With ``groups``, ``df.attrs["clusters"]`` describes them. ``df.attrs`` carries
         ``recommended`` (the row to quote), ``recommendation`` (why, in one sentence),
         ``fit_checks`` (:class:`FitCheck` of each Bayesian model fit), ``notes`` (rows
         left out and why), ``arviz_summary`` and ``diagnostics`` of the first Bayesian
