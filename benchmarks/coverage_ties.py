@@ -15,7 +15,8 @@ rank-based (semiparametric) posterior, the coverage of the ETI of the latent bin
 curve's AP (the estimand before the fix) next to the tied step curve's AP (after).
 
 The table's rows are fit with ``methods=("semiparametric_eti", "logit",
-"bayesian_bootstrap", "prevalence")``: the recommendation rule depends on the fit check and the
+"bayesian_bootstrap")`` (the table adds ``prevalence`` for constant scores and
+``discrete_eti`` for discrete ones itself): the recommendation rule depends on the fit check and the
 counts only, never on the realized widths, and these rows are the default table's
 candidates (``--check`` reruns a few data sets with the default rows and asserts the same
 recommended row and interval). Monte Carlo SE = sqrt(c (1 - c) / datasets). Run::
@@ -95,7 +96,11 @@ def _eti(x):
     return np.quantile(np.asarray(x).ravel(), [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
 
 
-ROWS = ("semiparametric_eti", "logit", "bayesian_bootstrap")
+ROWS = (
+    "semiparametric_eti",
+    "logit",
+    "bayesian_bootstrap",
+)  # + discrete_eti, prevalence: added by the table
 
 
 def one(setting, seed, check=False):

@@ -43,6 +43,7 @@ from ._subgroups import (
     subgroup_fit_check,
 )
 from ._summaries import averaged_pr_band, curve_band, pool_curves
+from ._tied import discrete_ap_draws, discrete_values
 
 __all__ = [
     "BinormalPosterior",
@@ -60,6 +61,8 @@ __all__ = [
     "pool_curves",
     "OvRPosterior",
     "fit_binormal",
+    "discrete_ap_draws",
+    "discrete_values",
     "fit_binormal_ovr",
     # helpers of the layers above (criticism, paired, pool, scale, _dispatch)
     "AUTO_METHOD",

@@ -32,6 +32,8 @@ __all__ = [
     "tied_curve_summaries",
     "DISCRETE_ITEMS_PER_VALUE",
     "TIED_SCORE_MESSAGE",
+    "discrete_ap_draws",
+    "DISCRETE_PRIOR",
 ]
 
 #: The refusal of the paired models when a classifier's scores are all tied.
@@ -105,3 +107,47 @@ def tied_curve_summaries(model, values, data, cutpoints, prevalence=None):
     ap = np.sum(p * prec, axis=-1)
     auc = np.sum(p * (1.0 - fpr[..., :-1]), axis=-1) + 0.5 * np.sum(p * q, axis=-1)
     return ap, auc
+
+
+#: Dirichlet prior weight of each (class, score value) cell, and the Beta prior of the
+#: prevalence, in :func:`discrete_ap_draws` (Jeffreys' 1/2).
+DISCRETE_PRIOR = 0.5
+
+
+def discrete_ap_draws(is_pos, score, values, *, draws=4000, rng=None):
+    """Posterior draws of the tied AP of a discrete score under the saturated model.
+
+    Each class's probabilities of the distinct score ``values`` ~ Dirichlet(counts +
+    1/2), the prevalence ~ Beta(n_pos + 1/2, n_neg + 1/2), independent a posteriori (the
+    multinomial likelihood of the (class, value) table with Jeffreys-type priors). No
+    score model is assumed: with a handful of distinct values every cell is estimated
+    directly, so the answer depends on the table of counts only (invariant under any
+    strictly increasing transform of the scores). Each draw's AP is the tied step
+    curve's (module docstring), as scikit-learn groups ties.
+
+    Parameters
+    ----------
+    is_pos : ndarray of bool, shape (n,)
+    score : ndarray of float, shape (n,)
+    values : ndarray of shape (d,)
+        The sorted distinct scores (:func:`discrete_values`).
+    draws : int, default 4000
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of shape (draws,)
+    """
+    rng = np.random.default_rng(rng)
+    cat = np.searchsorted(values, score)
+    n_pos_v = np.bincount(cat[is_pos], minlength=values.size)
+    n_neg_v = np.bincount(cat[~is_pos], minlength=values.size)
+    a = DISCRETE_PRIOR
+    p = rng.dirichlet(n_pos_v + a, draws)[:, ::-1]  # highest value first
+    q = rng.dirichlet(n_neg_v + a, draws)[:, ::-1]
+    pi = rng.beta(n_pos_v.sum() + a, n_neg_v.sum() + a, draws)[:, None]
+    tpr = np.cumsum(p, axis=1)
+    fpr = np.cumsum(q, axis=1)
+    num = pi * tpr
+    prec = num / (num + (1.0 - pi) * fpr)  # tpr, fpr > 0: every cell's weight is > 0
+    return np.sum(p * prec, axis=1)

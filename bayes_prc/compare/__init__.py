@@ -15,6 +15,7 @@ import numpy as np
 
 from .._core import check_random_state
 from .._core.groups import check_groups
+from ..bayes import discrete_values
 from ..empirical import as_ranked
 from ..exceptions import UndefinedMetricWarning
 from ._auc import (
@@ -83,6 +84,7 @@ _LABELS = {
     "bca": "bootstrap BCa",
     "cross_validation": "cross-validation (Boyd et al.)",
     "prevalence": "prevalence (Jeffreys): the AP of tied scores",
+    "discrete_eti": "Bayesian multinomial of the distinct scores (median, ETI)",
 }
 
 #: Why the model rows are left out when every score is tied.
@@ -334,6 +336,9 @@ def compare_intervals(
     attrs["all_tied"] = tied
     fits = {}
     rows = _tied_rows(is_pos, ci_prob, metric) if tied else []
+    values = None if auc or clusters is not None else discrete_values(score)
+    if values is not None and 0 < n_pos < is_pos.size:
+        rows.append(_discrete_row(is_pos, score, values, ci_prob, rng.spawn(1)[0]))
     for method, seed in zip(methods, seeds[: len(methods)], strict=True):
         family = method.rsplit("_", 1)[0]
         if family in _ROW_MODEL:
@@ -432,7 +437,12 @@ def compare_intervals(
         )
         if auc
         else recommend_interval(
-            available, attrs["fit_checks"], n_pos, separated=attrs["separated"], tied=tied
+            available,
+            attrs["fit_checks"],
+            n_pos,
+            separated=attrs["separated"],
+            tied=tied,
+            n_distinct=None if values is None else int(values.size),
         )
     )
     return IntervalTable.of(_frame(rows, attrs))
@@ -471,6 +481,24 @@ def _tied_rows(is_pos, ci_prob, metric):
             "interval": interval,
         }
     ]
+
+
+def _discrete_row(is_pos, score, values, ci_prob, rng):
+    """The saturated multinomial model's tied AP (scores with at most n / 4 values)."""
+    from ..bayes import discrete_ap_draws
+
+    draws = discrete_ap_draws(is_pos, score, values, rng=rng)
+    low, high = np.quantile(draws, [(1 - ci_prob) / 2, (1 + ci_prob) / 2])
+    return {
+        "method": "discrete_eti",
+        "label": _LABELS["discrete_eti"],
+        "family": "bayesian",
+        "estimate": float(np.median(draws)),
+        "low": float(low),
+        "high": float(high),
+        "estimator": f"AP of the {values.size} tied scores",
+        "interval": f"ETI {ci_prob:g}",
+    }
 
 
 def _mark_degenerate(rows):
@@ -561,7 +589,9 @@ def recommend_clustered(available, clusters, metric, rows):
     return None, f"No interval to recommend for {clusters.describe()}."
 
 
-def recommend_interval(available, fit_checks, n_pos, *, separated=False, tied=False):
+def recommend_interval(
+    available, fit_checks, n_pos, *, separated=False, tied=False, n_distinct=None
+):
     """The AP interval to quote, and why (one sentence).
 
     The rule depends only on the data's situation, never on the realized widths of the
@@ -575,7 +605,13 @@ def recommend_interval(available, fit_checks, n_pos, *, separated=False, tied=Fa
        rank-based posterior, whose likelihood is flat towards perfect separation, covered
        only 53-78% of such test sets; the logit interval stays wide and covered
        (``docs/coverage.md``).
-    3. The rank-based binormal model's fit check passes or is inconclusive (too few items
+    3. Discrete scores (``n_distinct`` given: at most n / 4 distinct values, see
+       :func:`~bayes_prc.bayes.discrete_values`): the ``discrete_eti`` row, the saturated
+       multinomial model of the (class, score value) table, whose AP is the tied step
+       curve's. The binormal model adds nothing there but a shape for a handful of
+       cells, and with 2 values it is not identified (its ETI over-covered, 0.95-0.975
+       at 90%, ``benchmarks/coverage_ties.py``).
+    3b. The rank-based binormal model's fit check passes or is inconclusive (too few items
        of a class to test it): its equal-tailed interval, the narrowest row that covered
        close to nominal on non-normal populations and real classifiers.
     4. It fails and the rank-based flexible model is in the table and passes: its ETI.
@@ -594,6 +630,8 @@ def recommend_interval(available, fit_checks, n_pos, *, separated=False, tied=Fa
         Every positive is scored above every negative.
     tied : bool, default False
         Every score is tied.
+    n_distinct : int or None, default None
+        Number of distinct scores when they are discrete (None otherwise).
 
     Returns
     -------
@@ -621,6 +659,13 @@ def recommend_interval(available, fit_checks, n_pos, *, separated=False, tied=Fa
             "negative, where resampling intervals collapse to [1, 1] and the model-based "
             "intervals are too narrow; the logit interval covers there"
         ) + "."
+    if n_distinct is not None and "discrete_eti" in available:
+        return "discrete_eti", (
+            f"Quote the {_LABELS['discrete_eti']} interval: the scores take only "
+            f"{n_distinct} distinct values, so the AP to quote is that of the tied step "
+            "curve (ties grouped as scikit-learn groups them), and this model estimates "
+            "each class's share of every value directly, with no score model."
+        )
     for model, row in (("semiparametric", "semiparametric_eti"), ("flexible", "flexible_eti")):
         check = fit_checks.get(model)
         if row in available and check is not None and check.passed:
