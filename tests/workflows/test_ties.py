@@ -163,5 +163,21 @@ def test_tied_scores_recommended_row(rng, n_values):
     )
     rec = tab.loc[tab.attrs["recommended"]]
     assert rec["width"] > 0 and rec["note"] == ""
-    if tab.attrs["recommended"] == "semiparametric_eti":
-        assert rec["estimator"] == "semiparametric model AP"
+    assert tab.attrs["recommended"] == "discrete_eti"
+    assert f"only {n_values} distinct values" in tab.attrs["recommendation"]
+
+
+def test_discrete_posterior_concentrates_on_sklearns_tied_ap(rng):
+    """With 1e5 items the saturated model's AP draws sit at the sample's tied AP
+    (scikit-learn, ties grouped): posterior sd about 2e-3, so |median - AP| < 0.01."""
+    y, s = _discrete(rng, 100_000, 5)
+    draws = bp.bayes.discrete_ap_draws(y == 1, s, np.unique(s), draws=2000, rng=rng)
+    assert np.median(draws) == pytest.approx(average_precision_score(y, s), abs=0.01)
+    assert np.std(draws) < 0.005
+
+
+def test_continuous_scores_get_no_discrete_row(rng):
+    y = (rng.random(120) < 0.4).astype(int)
+    y[:2], y[2:4] = 1, 0
+    tab = bp.compare_intervals(y, rng.normal(size=120) + y, random_seed=0, n_resamples=50)
+    assert "discrete_eti" not in tab.index
