@@ -126,7 +126,9 @@ def one(setting, seed, check=False):
         full = bp.compare_intervals(y, s, ci_prob=LEVEL, random_seed=seed, posterior=post)
         assert full.attrs["recommended"] == out["rec"], (full.attrs["recommended"], out["rec"])
         frow = full.loc[out["rec"]]
-        assert (frow["low"], frow["high"]) == (rec["low"], rec["high"])
+        # the same interval up to the Monte Carlo error of its draws (the row's seed is
+        # another child of the table's seed when the table has other rows)
+        assert abs(frow["low"] - rec["low"]) < 0.02 and abs(frow["high"] - rec["high"]) < 0.02
     return out
 
 
