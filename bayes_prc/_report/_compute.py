@@ -27,6 +27,7 @@ from .._core import Steps, check_random_state
 from .._core.groups import check_groups
 from ..compare import (
     AUC_FREQUENTIST_METHODS,
+    DEFAULT_AP_METHODS,
     compare_bands,
     compare_intervals,
     compare_operating_point,
@@ -113,9 +114,11 @@ class ReportData:
 def data_seed(r, settings, clusters=None):
     """A :class:`numpy.random.SeedSequence` made from the data and the settings.
 
-    The same labels, scores (in the same order), cluster ids and ``settings`` give the
-    same seed, so the parts of the report seeded with it (the shown fit and the AP table,
-    hence the headline) do not change with the report's ``random_seed``.
+    The same labels, order of the scores (their ranks, ties included, item by item),
+    cluster ids and ``settings`` give the same seed, so the parts of the report seeded
+    with it (the shown fit and the AP table, hence the headline) do not change with the
+    report's ``random_seed``, nor under a strictly increasing transform of the scores (the
+    rank-based results must not move with the score scale: issue 39).
 
     Parameters
     ----------
@@ -126,7 +129,9 @@ def data_seed(r, settings, clusters=None):
     """
     h = hashlib.sha256()
     h.update(np.ascontiguousarray(r.is_pos, dtype=np.bool_).tobytes())
-    h.update(np.ascontiguousarray(r.y_score, dtype=np.float64).tobytes())
+    # the ranks, not the values: a monotone transform of the scores gives the same seed
+    ranks = np.unique(np.asarray(r.y_score, dtype=np.float64), return_inverse=True)[1]
+    h.update(np.ascontiguousarray(ranks.ravel(), dtype=np.int64).tobytes())
     if r.sample_weight is not None:
         h.update(np.ascontiguousarray(r.sample_weight, dtype=np.float64).tobytes())
     if clusters is not None:
@@ -207,6 +212,21 @@ def _fit_shown_model(r, transform, bayes_method, seed, progressbar, model):
             why = plain_words(str(err))
         note = f"The rank-based model could not be fit: {why}. The parametric binormal model is shown instead."
         return fit_or_reuse(*args, "parametric"), [note]
+
+
+def _ap_methods(post):
+    """The AP table's rows: the parametric model's rows only when it is the shown fit.
+
+    The parametric model's numbers depend on the score scale (and ``transform``); every
+    other row depends on the order of the scores only. So the default report (a
+    rank-based fit shown) is identical, to the last digit, for any strictly increasing
+    transform of the scores and any ``transform``; the parametric rows appear when the
+    parametric model is the one shown (``model="parametric"``, or too few positives for
+    the rank-based model).
+    """
+    if post.model_type == "parametric":
+        return DEFAULT_AP_METHODS
+    return tuple(m for m in DEFAULT_AP_METHODS if not m.startswith("binormal_"))
 
 
 def _count(n, word):
@@ -327,6 +347,13 @@ def compute_report(
             "`y_true` must contain both classes for a report; got "
             f"{r.n_pos} positive(s) of {r.n_samples}"
         )
+    if r.y_score.min() == r.y_score.max():
+        raise ValueError(
+            f"`y_score` has a single distinct value ({float(r.y_score[0])!r}): all scores "
+            "are tied, so there is no curve to report; the AP of such a score is the "
+            f"prevalence, {r.n_pos}/{r.n_samples} = {r.n_pos / r.n_samples:.3g}, and its ROC "
+            "AUC is 0.5 (`compare_intervals` gives their intervals)"
+        )
     steps = steps if steps is not None else Steps(False)
     if subgroup is not None:  # an id column is refused here, before any fit
         subgroup = check_subgroups(subgroup, r.n_samples)
@@ -336,7 +363,8 @@ def compute_report(
     # the first 5 as before the AUC table, the 7th for the bands' comparison; the shown
     # fit and the AP table (the headline) are seeded from the data instead (data_seed)
     seeds = check_random_state(random_seed).spawn(7)
-    settings = (transform, model, ci_prob, n_resamples, bayes_method)
+    # the transform is not part of the data seed: it changes the parametric fit only
+    settings = (model, ci_prob, n_resamples, bayes_method)
     fit_seed, ap_seed = (
         np.random.default_rng(s) for s in data_seed(r, settings, clusters).spawn(2)
     )
@@ -353,6 +381,7 @@ def compute_report(
             ap_table = compare_intervals(
                 r,
                 None,
+                methods=_ap_methods(post),
                 ci_prob=ci_prob,
                 random_seed=ap_seed,
                 n_resamples=n_resamples,
@@ -481,6 +510,12 @@ def compute_report(
             "independent units (design effects in the tables). The model-based bands, "
             "predictive curves and the operating-point table treat the items as "
             "independent, so they are too narrow for clustered data."
+        )
+    if transform is not None and post.model_type != "parametric":
+        model_notes.append(
+            f"The score transform ({transform}) applies to the parametric binormal model "
+            "only, which this report does not show (choose it as the model to see it); "
+            "every number here uses only the order of the scores."
         )
     d.warnings = _collect_warnings(d, diag, model_notes)
     add_caught_warnings(d, caught)

@@ -50,6 +50,7 @@ from ._summaries import (
     precision_one_reach,
     reach_precision_one,
 )
+from ._tied import discrete_ap_draws, discrete_values
 
 __all__ = [
     "BinormalPosterior",
@@ -70,6 +71,8 @@ __all__ = [
     "reach_precision_one",
     "OvRPosterior",
     "fit_binormal",
+    "discrete_ap_draws",
+    "discrete_values",
     "fit_binormal_ovr",
     # helpers of the layers above (criticism, paired, pool, scale, _dispatch)
     "AUTO_METHOD",

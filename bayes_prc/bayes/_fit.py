@@ -16,6 +16,7 @@ from ._ordinal import RANK_MODELS, ordinal_categories
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
 from ._semiparametric import SemiparametricPriors, sample_semiparametric_grid
 from ._summaries import positives_above_negatives
+from ._tied import discrete_values
 
 _RANK_MODEL_NAMES = {
     "semiparametric": "semiparametric binormal model",
@@ -211,6 +212,13 @@ def fit_binormal(
             f"`y_true` must contain both classes to fit the binormal model; got {n_pos} "
             f"positive(s) out of {is_pos.size}"
         )
+    if score.min() == score.max():
+        # np.std of equal floats can be 1e-17, not 0: a parametric fit would make up an AP
+        raise ValueError(
+            f"`y_score` has a single distinct value ({float(score[0])!r}): all scores are "
+            "tied, so they carry no information on the classes; the AP of such a score is "
+            "the prevalence and its ROC AUC is 0.5 (see `compare_intervals`)"
+        )
     t = transform_scores(score, transform, "y_score", stacklevel=3)
     loc_t, scale_t = location_scale(t)  # safe for scores of any magnitude
     location = loc_t if priors.location is None else priors.location
@@ -321,6 +329,7 @@ def _fit_rank_model(
         model, out, idata, extras, method, transform, priors, ci_prob, int(is_pos.size), ordinal
     )
     posterior.design_effect = deff
+    posterior.tied_values = discrete_values(ranked.y_score)
     posterior.n_clusters = None if clusters is None else clusters.n_clusters
     posterior._n_above = positives_above_negatives(is_pos, ranked.y_score)
     posterior._fit_companion = fit_companion
@@ -400,6 +409,7 @@ def fit_companion(posterior, model, random_seed):
         ordinal,
     )
     companion.design_effect = deff
+    companion.tied_values = posterior.tied_values
     companion.n_clusters = posterior.n_clusters
     companion._n_above = posterior._n_above
     companion._fit_companion = fit_companion
@@ -441,8 +451,10 @@ def _prepare_rank_data(
         transform_scores(score, transform, "y_score", stacklevel=5)  # validates only
     if score.min() == score.max():
         raise ValueError(
-            f"`y_score` has a single distinct value ({float(score[0])!r}); the "
-            f"{model} model needs at least two ordered categories"
+            f"`y_score` has a single distinct value ({float(score[0])!r}): all scores are "
+            f"tied, so the {model} model has no ranks to fit (it needs at least two "
+            "ordered categories); the AP of such a score is the prevalence and its ROC AUC "
+            "is 0.5 (see `compare_intervals`)"
         )
     return is_pos, score, ordinal_categories(is_pos, score, n_categories), ranked
 

@@ -35,6 +35,7 @@ from ._joint_rank import (
 )
 from ._model import priors_key, sample_nuts
 from ._paired import PairedDraws, PairedFit, check_nuts_diagnostics, correlations, curve_draws
+from ._tied import TIED_SCORE_MESSAGE
 
 __all__ = [
     "ROC_NAMES",
@@ -201,7 +202,7 @@ def fit_joint_rank_posterior(
     data = joint_categories(is_pos, score_a, score_b, n_categories)
     for name, d in (("score_a", data.data_a), ("score_b", data.data_b)):
         if d.n_categories < 2:  # no cutpoint: the classifier's ROC is not identified
-            raise ValueError(f"`{name}` has a single distinct value; the scores need spread")
+            raise ValueError(TIED_SCORE_MESSAGE.format(name=name))
     idata = None
     if bayes_method == "exact":
         out = sample_joint_laplace(data, priors, draws=draws, chains=chains, rng=rng)

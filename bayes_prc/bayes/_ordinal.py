@@ -79,6 +79,12 @@ class OrdinalData:
     check_counts : ndarray of shape (2, K_check) or None
         Counts in the coarser *check bins* of the fit check (:func:`check_bin_counts`);
         ``None`` when there are too few items of a class for a check.
+    distinct_scores, n_below : ndarray of shape (D,) or None
+        The distinct scores (ascending) and the number of items scored below each: the
+        rank scale on which :func:`score_to_latent` and :func:`latent_to_score`
+        interpolate inside a category, so that a threshold at an observed score maps to
+        the same latent threshold under any strictly increasing transform of the scores.
+        None (interpolation on the score scale) for data built without them.
     """
 
     counts: np.ndarray
@@ -86,6 +92,22 @@ class OrdinalData:
     score_high: np.ndarray
     n_runs: int
     check_counts: np.ndarray | None = None
+    distinct_scores: np.ndarray | None = None
+    n_below: np.ndarray | None = None
+
+    def rank_position(self, score):
+        """Scores -> positions on the rank scale (items below; linear between scores)."""
+        s = np.asarray(score, dtype=np.float64)
+        if self.distinct_scores is None:
+            return s
+        return np.interp(s, self.distinct_scores, self.n_below)
+
+    def score_at(self, position):
+        """Inverse of :meth:`rank_position` (piecewise linear between distinct scores)."""
+        x = np.asarray(position, dtype=np.float64)
+        if self.distinct_scores is None:
+            return x
+        return np.interp(x, self.n_below, self.distinct_scores)
 
     @property
     def n_categories(self):
@@ -193,6 +215,8 @@ def ordinal_categories(is_pos, score, n_categories=None):
         score_high=s[starts[last]],
         n_runs=n_runs,
         check_counts=check,
+        distinct_scores=s[starts],
+        n_below=starts.astype(np.float64),
     )
 
 
@@ -447,14 +471,15 @@ def _knots(data, cutpoints):
     flat = c.reshape(-1, c.shape[-1])
     u = np.concatenate([np.zeros((flat.shape[0], 1)), ndtr(flat), np.ones((flat.shape[0], 1))], 1)
     scores = np.concatenate([data.score_low, data.score_high[-1:]])
-    return u, scores
+    return u, data.rank_position(scores)
 
 
 def latent_to_score(t, data, cutpoints):
     """Map latent thresholds to the score scale, draw by draw.
 
     Piecewise linear in ``u = Phi(t)`` (the latent negatives' CDF) between the knots of
-    :func:`_knots`; exact at the cutpoints, interpolated inside a category.
+    :func:`_knots`, on the rank scale of the scores (:meth:`OrdinalData.rank_position`);
+    exact at the cutpoints, interpolated inside a category.
 
     Parameters
     ----------
@@ -479,7 +504,7 @@ def latent_to_score(t, data, cutpoints):
     with np.errstate(invalid="ignore", divide="ignore"):
         w = np.where(u1 > u0, (q - u0) / (u1 - u0), 0.0)
     w = np.clip(w, 0.0, 1.0)
-    out = scores[j] + w * (scores[j + 1] - scores[j])
+    out = data.score_at(scores[j] + w * (scores[j + 1] - scores[j]))
     return out.reshape(batch + extra)
 
 
@@ -491,7 +516,8 @@ def score_to_latent(score, data, cutpoints):
     """
     c = np.asarray(cutpoints, dtype=np.float64)
     batch = c.shape[:-1]
-    s = np.atleast_1d(np.asarray(score, dtype=np.float64))
+    s_user = np.atleast_1d(np.asarray(score, dtype=np.float64))
+    s = data.rank_position(s_user)  # the rank scale: invariant at observed scores
     u_knots, scores = _knots(data, c)
     m = scores.size
     j = np.clip(np.searchsorted(scores, s, side="right") - 1, 0, m - 2)
@@ -500,6 +526,7 @@ def score_to_latent(score, data, cutpoints):
         w = np.where(gap > 0, (s - scores[j]) / gap, 0.0)
     w = np.clip(w, 0.0, 1.0)
     u = u_knots[:, j] + w * (u_knots[:, j + 1] - u_knots[:, j])
-    u = np.where(s < scores[0], 0.0, np.where(s > scores[-1], 1.0, u))
+    lo, hi = data.score_low[0], data.score_high[-1]
+    u = np.where(s_user < lo, 0.0, np.where(s_user > hi, 1.0, u))
     out = ndtri(u).reshape(batch + np.shape(score))
     return out

@@ -75,6 +75,7 @@ from .._core.transforms import location_scale, transform_scores
 from ..binormal import Binormal
 from ._common import convergence_diagnostics, warn_if_unreliable
 from ._model import sample_nuts
+from ._tied import TIED_SCORE_MESSAGE
 
 __all__ = [
     "NIWPrior",
@@ -115,8 +116,8 @@ def standardize_pair(t_a, t_b, location=None, scale=None):
         loc_t, sc_t = location_scale(t)  # safe for scores of any magnitude
         loc = loc_t if location is None else float(location)
         sc = sc_t if scale is None else float(scale)
-        if not sc > 0:
-            raise ValueError(f"`{name}` has a single distinct value; the scores need spread")
+        if not sc > 0 or np.min(t) == np.max(t):  # np.std of equal floats can be 1e-17
+            raise ValueError(TIED_SCORE_MESSAGE.format(name=name))
         locs.append(loc)
         scales.append(sc)
     z = np.column_stack([(t_a - locs[0]) / scales[0], (t_b - locs[1]) / scales[1]])

@@ -42,6 +42,7 @@ from ._summaries import (
     predictive_curves,
     reach_precision_one,
 )
+from ._tied import tied_curve_summaries
 
 __all__ = ["AVERAGED_MODELS", "BinormalPosterior"]
 
@@ -84,6 +85,13 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
     design_effect, n_clusters : float or None
         With ``groups``: the clusters' design effect that tempered the likelihood, and
         the number of clusters; None otherwise.
+    tied_values : ndarray or None
+        Rank-based models on genuinely discrete scores (at most ``n / 4`` distinct values,
+        :func:`~bayes_prc.bayes._tied.discrete_values`): the distinct score values. The
+        AP and ROC AUC draws (``average_precision()``, ``roc_auc()``, the intervals) are
+        then those of the tied step curve over these values, ties grouped as
+        scikit-learn groups them (a tie counts 1/2 in the AUC): the AP and AUC of the
+        score as it is. None otherwise (the latent curve's AP and AUC).
     """
 
     design_effect = None
@@ -92,6 +100,7 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
     # fit_binormal's companion fitter (bayes._fit.fit_companion), set on its rank-based fits
     # (a reference, not an import: _fit already imports this module)
     _fit_companion = None
+    tied_values = None
 
     def __init__(self):  # pragma: no cover - built by fit_binormal
         raise TypeError("BinormalPosterior objects are created by bayes_prc.fit_binormal")
@@ -197,8 +206,26 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         return self._da(values, "recall", ("threshold",), {"threshold": thr})
 
     # ---------------------------------------------------------------- whole-curve summaries
+    def _tied(self, prevalence=None):
+        return tied_curve_summaries(
+            self.model, self.tied_values, self.ordinal, self._cutpoints, prevalence
+        )
+
+    def _replace_curve_summaries(self):
+        if self.tied_values is None:
+            return
+        ap, auc = self._tied()
+        post = self._idata["posterior"].to_dataset()
+        dims = ("chain", "draw")
+        self._idata["posterior"] = post.assign(
+            average_precision=(dims, ap.reshape(self.model.batch_shape)),
+            roc_auc=(dims, auc.reshape(self.model.batch_shape)),
+        )
+
     def average_precision(self, prevalence=None):
         """Posterior draws of the AP (area under the analytic PR curve).
+
+        With :attr:`tied_values` (discrete scores) the AP of the tied step curve instead.
 
         Parameters
         ----------
@@ -210,10 +237,16 @@ class BinormalPosterior(DisplaySummaries, PosteriorBase):
         -------
         xarray.DataArray, dims (chain, draw)
         """
+        if self.tied_values is not None and self._prevalence_kw(prevalence):
+            ap, _ = self._tied(self._prevalence_kw(prevalence)["prevalence"])
+            return self._da(ap.reshape(self.model.batch_shape), "average_precision")
         return super().average_precision(prevalence)
 
     def roc_auc(self):
-        """Posterior draws of the ROC AUC (closed form), dims (chain, draw)."""
+        """Posterior draws of the ROC AUC (closed form), dims (chain, draw).
+
+        With :attr:`tied_values`, that of the tied step curve (ties count 1/2).
+        """
         return super().roc_auc()
 
     def precision_at_recall(self, recall, prevalence=None):

@@ -106,6 +106,7 @@ class PosteriorBase(PosteriorDraws):
         """The ArviZ DataTree; AP and ROC AUC draws are added on first access."""
         if not self._derived_done:
             add_curve_summaries(self._idata, self.model)
+            self._replace_curve_summaries()
             self._derived_done = True
         return self._idata
 
@@ -116,6 +117,9 @@ class PosteriorBase(PosteriorDraws):
             f"chains={ap.sizes['chain']}, draws={ap.sizes['draw']}, "
             f"AP mean={float(ap.mean()):.4f})"
         )
+
+    def _replace_curve_summaries(self):
+        """Hook: a subclass whose AP/ROC AUC are not the analytic curve's replaces them."""
 
     def _da(self, values, name, extra_dims=(), coords=None, attrs=None):
         post = self._idata["posterior"]

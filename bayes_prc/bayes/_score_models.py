@@ -116,7 +116,7 @@ def fit_score_model(
     t = transform_scores(score, transform)
     log_jac = log_jacobian(t, transform)
     location, scale = location_scale(t)  # safe for scores of any magnitude
-    if not scale > 0:
+    if not scale > 0 or np.min(t) == np.max(t):  # np.std of equal floats can be 1e-17
         raise ValueError("`y_score` has a single distinct value; the scores need spread")
     z = (t - location) / scale
     log_jac = log_jac - math.log(scale)  # d z / d x = (d t / d x) / scale

@@ -2,9 +2,10 @@
 
 Computation only (no plotting): the tables are pandas DataFrames with one row per method
 and the columns ``family``, ``method``, ``estimate``, ``low``, ``high``, ``width``,
-``estimator``, ``interval`` (what kind of interval at which level). ``df.to_xarray()``
-gives the same table as an xarray Dataset over dim ``row`` (with ``method`` an indexed
-coordinate along it: a dim named ``method`` would collide with ``Dataset.sel``'s keyword).
+``estimator``, ``interval`` (what kind of interval at which level), ``note`` (why a
+zero-width row is degenerate, else empty). ``df.to_xarray()`` gives the same table as an
+xarray Dataset over dim ``row`` (with ``method`` an indexed coordinate along it: a dim
+named ``method`` would collide with ``Dataset.sel``'s keyword).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import numpy as np
 
 from .._core import check_probability, check_random_state, plain
 from .._core.groups import check_groups
+from ..bayes import discrete_values
 from ..empirical import as_ranked
+from ..exceptions import UndefinedMetricWarning
 from ._auc import (
     AUC_COMPARISON_METHODS,
     AUC_FREQUENTIST_METHODS,
@@ -83,7 +86,21 @@ _LABELS = {
     "bootstrap": "bootstrap percentile",
     "bca": "bootstrap BCa",
     "cross_validation": "cross-validation (Boyd et al.)",
+    "prevalence": "prevalence (Jeffreys): the AP of tied scores",
+    "discrete_eti": "Bayesian multinomial of the distinct scores (median, ETI)",
 }
+
+#: Why the model rows are left out when every score is tied.
+TIED_NOTE = (
+    "left out: every score is tied (a constant score), so the data carry no rank "
+    "information for a score model"
+)
+
+#: The ``note`` of a resampling row of zero width.
+DEGENERATE_NOTE = (
+    "degenerate: zero width (its variance estimate, or every resample, is 0); not an "
+    "interval to quote"
+)
 
 #: Which Bayesian model each row family comes from.
 _ROW_MODEL = {"semiparametric": "semiparametric", "flexible": "flexible", "binormal": "parametric"}
@@ -236,8 +253,12 @@ def compare_intervals(
     -------
     pandas.DataFrame
         Indexed by ``method``; columns ``label``, ``family``, ``estimate``, ``low``,
-        ``high``, ``width``, ``estimator``, ``interval`` (and ``design_effect`` with
-        ``groups``). With ``groups``, ``df.attrs["clusters"]`` describes them. ``df.attrs`` carries
+        ``high``, ``width``, ``estimator``, ``interval``, ``note`` (empty, or why a
+        row of zero width is degenerate and never recommended) and ``design_effect``
+        with ``groups``. When every score is tied (``attrs["all_tied"]``) the model
+        rows are left out with a note and the first row is the answer: ``prevalence``
+        (AP: the AP of a constant score is the prevalence; Jeffreys' interval) or
+        ``all_tied`` (ROC AUC: 0.5 exactly, interval [0.5, 0.5]). With ``groups``, ``df.attrs["clusters"]`` describes them. ``df.attrs`` carries
         ``recommended`` (the row to quote), ``recommendation`` (why, in one sentence),
         ``fit_checks`` (:class:`FitCheck` of each Bayesian model fit), ``notes`` (rows
         left out and why), ``arviz_summary`` and ``diagnostics`` of the first Bayesian
@@ -290,7 +311,6 @@ def compare_intervals(
     rng = check_random_state(random_seed)
     seeds = rng.spawn(len(methods) + 3)
     model_seeds = dict(zip(_ROW_MODEL.values(), seeds[-3:], strict=True))
-    rows = []
     attrs = {"ci_prob": ci_prob, "estimator": estimator, "notes": {}, "fit_checks": {}}
     if clusters is not None:
         attrs["clusters"] = clusters.describe()
@@ -313,11 +333,21 @@ def compare_intervals(
     else:
         attrs["empirical_estimate"] = auc_pr_validated(is_pos, score, None, estimator)
     attrs["separated"] = _separated(is_pos, score)
+    # every score tied: no ranks (the AP is the prevalence, the ROC AUC 0.5 exactly)
+    tied = bool(score.size) and bool(score.min() == score.max())
+    attrs["all_tied"] = tied
     fits = {}
+    rows = _tied_rows(is_pos, ci_prob, metric) if tied else []
+    values = None if auc or clusters is not None else discrete_values(score)
+    if values is not None and 0 < n_pos < is_pos.size:
+        rows.append(_discrete_row(is_pos, score, values, ci_prob, rng.spawn(1)[0]))
     for method, seed in zip(methods, seeds[: len(methods)], strict=True):
         family = method.rsplit("_", 1)[0]
         if family in _ROW_MODEL:
             model = _ROW_MODEL[family]
+            if tied:
+                attrs["notes"][model] = TIED_NOTE
+                continue
             if model not in fits:
                 fits[model] = _bayes_fit(
                     ranked,
@@ -335,9 +365,19 @@ def compare_intervals(
             rows.append(_bayes_row(method, post, ci_prob, metric))
             continue
         if auc:
-            row = auc_frequentist_row(
-                ranked, method, ci_prob, n_resamples, seed, progressbar, attrs["notes"], clusters
-            )
+            with warnings.catch_warnings():
+                if tied:  # the zero variance is expected there: the row is marked instead
+                    warnings.simplefilter("ignore", UndefinedMetricWarning)
+                row = auc_frequentist_row(
+                    ranked,
+                    method,
+                    ci_prob,
+                    n_resamples,
+                    seed,
+                    progressbar,
+                    attrs["notes"],
+                    clusters,
+                )
             rows += [row] if row is not None else []
             continue
         extra = {}
@@ -379,7 +419,9 @@ def compare_intervals(
     if first is not None:
         attrs["arviz_summary"] = first.summary(ci_prob=ci_prob)
         attrs["diagnostics"] = first.diagnostics()
-    available = [r["method"] for r in rows]
+    _mark_degenerate(rows)
+    # a zero-width resampling row is never recommended
+    available = [r["method"] for r in rows if not r.get("note")]
     from ._table import IntervalTable  # a DataFrame shown with its recommendation
 
     if clusters is not None:
@@ -393,11 +435,79 @@ def compare_intervals(
             attrs["fit_checks"],
             min(n_pos, len(is_pos) - n_pos),
             separated=attrs["separated"],
+            tied=tied,
         )
         if auc
-        else recommend_interval(available, attrs["fit_checks"], n_pos, separated=attrs["separated"])
+        else recommend_interval(
+            available,
+            attrs["fit_checks"],
+            n_pos,
+            separated=attrs["separated"],
+            tied=tied,
+            n_distinct=None if values is None else int(values.size),
+        )
     )
     return IntervalTable.of(_frame(rows, attrs))
+
+
+def _tied_rows(is_pos, ci_prob, metric):
+    """The row of all-tied scores: the prevalence's interval (AP), or 0.5 exactly (AUC).
+
+    A constant score ranks nothing: its PR curve is the single point (recall 1,
+    precision = prevalence), so its AP *is* the prevalence (scikit-learn's
+    ``average_precision_score`` gives the sample prevalence) and its interval is the
+    prevalence's, Jeffreys' equal-tailed interval (Brown, Cai & DasGupta 2001); every
+    pair is tied, so its ROC AUC is 0.5 exactly, in the population as in the sample.
+    """
+    n, k = is_pos.size, int(is_pos.sum())
+    if metric == "roc_auc":
+        est = low = high = 0.5
+        label = "exact: every pair tied, ROC AUC 0.5"
+        method, estimator, interval = "all_tied", "ROC AUC of tied scores", "exact"
+    else:
+        from ..frequentist import proportion_interval
+
+        res = proportion_interval(k, n, method="jeffreys", confidence_level=ci_prob)
+        est, low, high = k / n, float(res.low), float(res.high)
+        method, label = "prevalence", _LABELS["prevalence"]
+        estimator, interval = "prevalence", f"CI {ci_prob:g}"
+    return [
+        {
+            "method": method,
+            "label": label,
+            "family": "exact" if metric == "roc_auc" else "frequentist",
+            "estimate": float(est),
+            "low": float(low),
+            "high": float(high),
+            "estimator": estimator,
+            "interval": interval,
+        }
+    ]
+
+
+def _discrete_row(is_pos, score, values, ci_prob, rng):
+    """The saturated multinomial model's tied AP (scores with at most n / 4 values)."""
+    from ..bayes import discrete_ap_draws
+
+    draws = discrete_ap_draws(is_pos, score, values, rng=rng)
+    low, high = np.quantile(draws, [(1 - ci_prob) / 2, (1 + ci_prob) / 2])
+    return {
+        "method": "discrete_eti",
+        "label": _LABELS["discrete_eti"],
+        "family": "bayesian",
+        "estimate": float(np.median(draws)),
+        "low": float(low),
+        "high": float(high),
+        "estimator": f"AP of the {values.size} tied scores",
+        "interval": f"ETI {ci_prob:g}",
+    }
+
+
+def _mark_degenerate(rows):
+    """Give every zero-width row but an exact one a ``note`` (all rows get the column)."""
+    for r in rows:
+        degenerate = r["high"] - r["low"] == 0 and r["interval"] != "exact"
+        r["note"] = DEGENERATE_NOTE if degenerate else ""
 
 
 def _bayes_fit(ranked, posterior, transform, bayes_method, seed, progressbar, model, attrs):
@@ -481,19 +591,29 @@ def recommend_clustered(available, clusters, metric, rows):
     return None, f"No interval to recommend for {clusters.describe()}."
 
 
-def recommend_interval(available, fit_checks, n_pos, *, separated=False):
+def recommend_interval(
+    available, fit_checks, n_pos, *, separated=False, tied=False, n_distinct=None
+):
     """The AP interval to quote, and why (one sentence).
 
     The rule depends only on the data's situation, never on the realized widths of the
     stochastic rows, so the same data give the same row for every ``random_seed``:
 
+    0. Every score tied (a constant score): its AP is the prevalence; the prevalence's
+       Jeffreys interval (the ``prevalence`` row).
     1. Fewer than 2 positives: no model; Boyd et al.'s logit interval.
     2. Separated classes (every positive scored above every negative, empirical AP = 1):
        the logit interval. Every resampling row collapses to [1, 1] there, and the
        rank-based posterior, whose likelihood is flat towards perfect separation, covered
        only 53-78% of such test sets; the logit interval stays wide and covered
        (``docs/coverage.md``).
-    3. The rank-based binormal model's fit check passes or is inconclusive (too few items
+    3. Discrete scores (``n_distinct`` given: at most n / 4 distinct values, see
+       :func:`~bayes_prc.bayes.discrete_values`): the ``discrete_eti`` row, the saturated
+       multinomial model of the (class, score value) table, whose AP is the tied step
+       curve's. The binormal model adds nothing there but a shape for a handful of
+       cells, and with 2 values it is not identified (its ETI over-covered, 0.95-0.975
+       at 90%, ``benchmarks/coverage_ties.py``).
+    3b. The rank-based binormal model's fit check passes or is inconclusive (too few items
        of a class to test it): its equal-tailed interval, the narrowest row that covered
        close to nominal on non-normal populations and real classifiers.
     4. It fails and the rank-based flexible model is in the table and passes: its ETI.
@@ -510,6 +630,10 @@ def recommend_interval(available, fit_checks, n_pos, *, separated=False):
     n_pos : int
     separated : bool, default False
         Every positive is scored above every negative.
+    tied : bool, default False
+        Every score is tied.
+    n_distinct : int or None, default None
+        Number of distinct scores when they are discrete (None otherwise).
 
     Returns
     -------
@@ -522,6 +646,12 @@ def recommend_interval(available, fit_checks, n_pos, *, separated=False):
                 return row, f"Quote the {_LABELS[row]} interval: {reason}."
         return None, f"No interval to recommend: {reason}."
 
+    if tied and "prevalence" in available:
+        return "prevalence", (
+            f"Quote the {_LABELS['prevalence']} interval: every score is tied (a constant "
+            "score ranks nothing), so its AP is the prevalence, and this is the prevalence's "
+            "interval; no score model can be fit and the resampling rows have zero width."
+        )
     if n_pos < 2:
         few = "is only 1 positive" if n_pos == 1 else f"are only {n_pos} positives"
         return fallback(f"there {few}, too few for a model")
@@ -531,6 +661,13 @@ def recommend_interval(available, fit_checks, n_pos, *, separated=False):
             "negative, where resampling intervals collapse to [1, 1] and the model-based "
             "intervals are too narrow; the logit interval covers there"
         ) + "."
+    if n_distinct is not None and "discrete_eti" in available:
+        return "discrete_eti", (
+            f"Quote the {_LABELS['discrete_eti']} interval: the scores take only "
+            f"{n_distinct} distinct values, so the AP to quote is that of the tied step "
+            "curve (ties grouped as scikit-learn groups them), and this model estimates "
+            "each class's share of every value directly, with no score model."
+        )
     for model, row in (("semiparametric", "semiparametric_eti"), ("flexible", "flexible_eti")):
         check = fit_checks.get(model)
         if row in available and check is not None and check.passed:

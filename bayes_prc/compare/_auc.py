@@ -91,7 +91,7 @@ def auc_frequentist_row(
 FEW_FOR_DELONG = 20
 
 
-def recommend_auc_interval(available, fit_checks, n_min=None, *, separated=False):
+def recommend_auc_interval(available, fit_checks, n_min=None, *, separated=False, tied=False):
     """The ROC AUC interval to quote, and why (one sentence).
 
     By situation, never by the realized widths (so the row does not change with the
@@ -116,11 +116,20 @@ def recommend_auc_interval(available, fit_checks, n_min=None, *, separated=False
         Items in the smaller class (None: not known, DeLong first).
     separated : bool, default False
         Every positive is scored above every negative.
+    tied : bool, default False
+        Every score is tied: the ``all_tied`` row, the ROC AUC 0.5 exactly (every
+        positive-negative pair is tied and counts 1/2, in any sample and the population).
 
     Returns
     -------
     (str or None, str)
     """
+    if tied and "all_tied" in available:
+        return "all_tied", (
+            "Quote the exact value 0.5: every score is tied, so every positive-negative "
+            "pair counts 1/2 and the ROC AUC is 0.5 in this sample and in the population "
+            "(no sampling uncertainty); no score model can be fit."
+        )
     check = fit_checks.get("semiparametric")
     model_ok = check is not None and check.passed
     few = n_min is not None and n_min < FEW_FOR_DELONG

@@ -376,6 +376,8 @@ def _strata_edges(sorted_score, budget):
     cuts = np.unique(np.round(np.geomspace(top, n, h)).astype(np.int64))
     # a cut after position c - 1 is allowed where the score changes: snap to a group end
     group_end = np.flatnonzero(np.diff(sorted_score) != 0) + 1
+    if not group_end.size:  # every score tied: one stratum (a random sample)
+        return np.array([0, n])
     snapped = group_end[np.minimum(np.searchsorted(group_end, cuts), group_end.size - 1)]
     snapped = np.where(np.searchsorted(group_end, cuts) >= group_end.size, n, snapped)
     edges = np.unique(np.concatenate([[0], snapped, [n]]))

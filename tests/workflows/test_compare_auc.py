@@ -39,7 +39,7 @@ def test_rows_and_columns(table):
     assert list(table.index) == list(DEFAULT_AUC_METHODS)
     assert set(DEFAULT_AUC_METHODS) < set(AUC_COMPARISON_METHODS)
     cols = ["label", "family", "estimate", "low", "high", "width", "estimator", "interval"]
-    assert list(table.columns) == cols  # the AP table's columns
+    assert list(table.columns) == cols + ["note"]  # the AP table's columns
     np.testing.assert_array_equal(table["width"], table["high"] - table["low"])
     assert (table["low"] <= table["high"]).all()
     assert table.attrs["metric"] == "roc_auc" and table.attrs["recommended"] == "delong_logit"
