@@ -1043,8 +1043,16 @@ def compare_bands(
         rows[method] = [np.asarray(band[v].values, dtype=np.float64) for v in _BAND_VARS]
     if not rows:
         raise ValueError(f"no band could be computed: {attrs['notes']}")
+    # a band of zero width everywhere is degenerate (e.g. every resample equal): never drawn
+    flat = [m for m, (lo, _, hi) in rows.items() if np.all(hi - lo <= 0)]
+    for m in flat:
+        attrs["notes"][m] = "degenerate: zero width at every recall; not a band to draw"
     attrs["recommended"], attrs["recommendation"] = recommend_band(
-        list(rows), attrs["fit_checks"], n_pos, separated=separated
+        [m for m in rows if m not in flat],
+        attrs["fit_checks"],
+        n_pos,
+        separated=separated,
+        all_tied=bool(np.all(score == score[0])),
     )
     names = list(rows)
     data = {
@@ -1088,9 +1096,11 @@ MIN_BAND_POSITIVES = 2
 MIN_BOOTSTRAP_BAND_POSITIVES = 12
 
 
-def recommend_band(available, fit_checks, n_pos, *, separated=False):
+def recommend_band(available, fit_checks, n_pos, *, separated=False, all_tied=False):
     """The simultaneous PR band to draw, and why (one sentence); see :func:`compare_bands`.
 
+    - Every score tied (``all_tied``): none (``None``): the PR curve is one point,
+      precision = the prevalence at recall 1; quote the prevalence's interval.
     - Fewer than :data:`MIN_BAND_POSITIVES` positives: none (``None``).
     - The model-averaged band when one of its models passes its fit check (or is
       inconclusive), or when the classes are separated (every positive above every
@@ -1103,6 +1113,12 @@ def recommend_band(available, fit_checks, n_pos, *, separated=False):
       :data:`MIN_BOOTSTRAP_BAND_POSITIVES` positives and overlapping classes; none
       (``None``) below that.
     """
+    if all_tied:
+        return None, (
+            "No band of the PR curve is drawn: every score is tied, so the curve is a "
+            "single point (recall 1 at precision = the prevalence) and no ranking can be "
+            "shown; quote the prevalence's interval (compare_intervals' recommended row)."
+        )
     if n_pos < MIN_BAND_POSITIVES:
         return None, (
             f"No band of the PR curve is drawn: with {n_pos} positive(s) no band can be "

@@ -199,3 +199,17 @@ def test_averaged_band_of_one_posterior_is_its_band(post):
         averaged_pr_band([post], kind="sup-t")
     with pytest.raises(ValueError, match="`ci_prob`"):
         averaged_pr_band([post], ci_prob=95)
+
+
+def test_constant_scores_draw_no_band_and_zero_width_bands_are_degenerate(rng):
+    """A constant score ranks nothing: no band is recommended, and the bootstrap bands,
+    zero-width at every recall there, are marked degenerate rather than drawn."""
+    y = (rng.random(200) < 0.2).astype(int)
+    y[:3] = 1
+    bands = bp.compare_bands(y, np.full(200, 0.3), ci_prob=0.9, random_seed=rng, n_resamples=50)
+    assert bands.attrs["recommended"] is None
+    assert "every score is tied" in bands.attrs["recommendation"]
+    flat = [
+        m for m in bands["band"].values if (bands["upper"] - bands["lower"]).sel(band=m).max() <= 0
+    ]
+    assert flat and all("degenerate" in bands.attrs["notes"][m] for m in flat)
