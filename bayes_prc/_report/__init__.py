@@ -14,6 +14,7 @@ leaves no partial report.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 
 from .._core import Steps
 from ._compute import add_caught_warnings, compute_report
@@ -27,8 +28,6 @@ __all__ = ["report", "build_report", "pool_report", "compare_report"]
 
 def _several_models(y_score):
     """True for a mapping or a DataFrame of scores with more than one model."""
-    from collections.abc import Mapping
-
     if isinstance(y_score, Mapping):
         return len(y_score) > 1
     columns = getattr(y_score, "columns", None)
@@ -224,8 +223,10 @@ def report(
             force=force,
             source=source,
         )
-    if hasattr(y_score, "columns") or isinstance(y_score, dict):  # one model: its column
-        y_score = next(iter(y_score.values())) if isinstance(y_score, dict) else y_score.iloc[:, 0]
+    if isinstance(y_score, Mapping):  # one model: its scores
+        y_score = next(iter(y_score.values()))
+    elif hasattr(y_score, "columns"):
+        y_score = y_score.iloc[:, 0]
     # outputs checked before any computing; no partial file on failure
     return write_outputs(
         path,

@@ -26,7 +26,7 @@ import numpy as np
 from .. import empirical
 from .._core import plain
 from .._version import __version__
-from ._compare import add_compare_parser, read_scores, score_columns
+from ._compare import add_compare_parser, score_columns
 from ._io import (
     CLIError,
     _check_output,
@@ -34,6 +34,7 @@ from ._io import (
     positive_as_written,
     read_column,
     read_header,
+    read_scores_table,
     read_table,
 )
 from ._pool import add_select_parser
@@ -436,28 +437,26 @@ def _summary_of_models(args, names):
     """``summary`` of several score columns: one row per model (empirical, no fit)."""
     if args.dask:
         raise CLIError("summary of several --score columns reads CSV/TSV files; drop --dask")
-    labels, scores = read_scores(args.file, args.label, names, delimiter=args.delimiter)
+    labels, scores = read_scores_table(args.file, args.label, names, delimiter=args.delimiter)
     y, pos_label = _labels_as_written(labels, args.pos_label)
     groups = _groups(args)
+    summaries = {
+        name: empirical_summary(y, scores[name], pos_label=pos_label, groups=groups)
+        for name in names
+    }
+    first = summaries[names[0]]
+    width = max(20, 2 + max(len(n) for n in names))
     lines = [
         f"== {args.file} ==",
         f"read: score columns {', '.join(repr(n) for n in names)}, label column "
         f"{args.label!r} (positive label {1 if pos_label is None else pos_label!r})",
+        f"n = {first['n']}, positives = {first['n_positive']}, prevalence (chance baseline) = "
+        f"{first['prevalence']:.4f}",
+        "",
+        f"{'model':<{width}}{'AP':>10}{'ROC AUC':>10}{'max F1':>10}",
     ]
-    rows = []
-    for name in names:
-        s = empirical_summary(y, scores[name], pos_label=pos_label, groups=groups)
-        f1 = s["max_f1"]
-        rows.append((name, s["estimators"]["average_precision"], s["roc_auc"], f1.score))
-        if len(rows) == 1:
-            lines.append(
-                f"n = {s['n']}, positives = {s['n_positive']}, prevalence (chance baseline) = "
-                f"{s['prevalence']:.4f}"
-            )
-            lines += ["", f"{'model':<20}{'AP':>10}{'ROC AUC':>10}{'max F1':>10}"]
-    width = max(20, 2 + max(len(n) for n in names))
-    lines[-1] = f"{'model':<{width}}{'AP':>10}{'ROC AUC':>10}{'max F1':>10}"
-    for name, ap, auc, f1 in rows:
+    for name, s in summaries.items():
+        ap, auc, f1 = s["estimators"]["average_precision"], s["roc_auc"], s["max_f1"].score
         lines.append(f"{name:<{width}}{ap:>10.4f}{auc:>10.4f}{f1:>10.4f}")
     lines += ["", "which is better, with uncertainty: bayes-prc compare (same options)"]
     print("\n".join(lines))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ._io import CLIError, _check_output, parse_scores, read_column, read_table, sniff_delimiter
+from ._io import CLIError, _check_output, read_column, read_scores_table
 
 __all__ = ["add_compare_parser", "score_columns"]
 
@@ -32,23 +32,6 @@ def score_columns(values):
     return names
 
 
-def read_scores(path, label_col, score_cols, *, delimiter=None):
-    """``(labels, {column: scores})`` of one label column and several score columns."""
-    import pandas as pd
-
-    labels, first = read_table(path, label_col, score_cols[0], delimiter=delimiter)
-    scores = {score_cols[0]: first}
-    sep = delimiter if delimiter is not None else sniff_delimiter(Path(path))
-    for col in score_cols[1:]:
-        if col == label_col:
-            raise CLIError(
-                f"--score and --label both name the column {col!r}; they are two columns"
-            )
-        raw = read_column(path, col, "--score", delimiter=delimiter)
-        scores[col] = parse_scores(pd.Series(raw), sep, path, col)
-    return labels, scores
-
-
 def _cmd_compare(args, labels_as_written):
     from .._report import compare_report
     from ..ranking import compare_models
@@ -61,7 +44,7 @@ def _cmd_compare(args, labels_as_written):
         raise CLIError("compare reads CSV/TSV files; drop --dask")
     if str(args.file).lower().endswith((".parquet", ".pq")):
         raise CLIError("compare reads CSV/TSV files; convert the Parquet file first")
-    labels, scores = read_scores(args.file, args.label, names, delimiter=args.delimiter)
+    labels, scores = read_scores_table(args.file, args.label, names, delimiter=args.delimiter)
     y, pos_label = labels_as_written(labels, args.pos_label)
     groups = None
     if args.groups is not None:

@@ -97,12 +97,33 @@ def read_table(path, label_col, score_col, *, delimiter=None, allow_empty=False)
     >>> labels.tolist(), scores.tolist()
     (['1', '0'], [0.9, 0.2])
     """
-    if label_col == score_col:
-        raise CLIError(
-            f"--score and --label both name the column {plain(score_col)}; they are two columns"
-        )
     if str(path).lower().endswith((".parquet", ".pq")):
+        if label_col == score_col:
+            raise CLIError(
+                f"--score and --label both name the column {plain(score_col)}; they are two columns"
+            )
         return _read_parquet(path, label_col, score_col)
+    labels, scores = read_scores_table(
+        path, label_col, [score_col], delimiter=delimiter, allow_empty=allow_empty
+    )
+    return labels, scores[score_col]
+
+
+def read_scores_table(path, label_col, score_cols, *, delimiter=None, allow_empty=False):
+    """``(labels, {column: scores})`` of one label column and one or more score columns.
+
+    The file is parsed once, for every column asked for; the rules of :func:`read_table`
+    (which reads one score column through this function) apply to each score column.
+    """
+    for col in score_cols:
+        if col == label_col:
+            raise CLIError(
+                f"--score and --label both name the column {plain(col)}; they are two columns"
+            )
+    if str(path).lower().endswith((".parquet", ".pq")):
+        raise CLIError(
+            "several --score columns are read from CSV/TSV files; convert the Parquet file first"
+        )
     import pandas as pd
 
     path = Path(path)
@@ -115,13 +136,13 @@ def read_table(path, label_col, score_col, *, delimiter=None, allow_empty=False)
         hint = (
             "" if delimiter is not None else f" (read with delimiter {plain(sep)}; see --delimiter)"
         )
-        _check_columns(path, header, {label_col: "--label", score_col: "--score"}, hint)
-        wanted = {label_col, score_col}  # only these two columns are parsed
-        frame = pd.read_csv(
+        asked = {label_col: "--label", **{col: "--score" for col in score_cols}}
+        _check_columns(path, header, asked, hint)
+        frame = pd.read_csv(  # only the columns asked for are parsed
             path,
             dtype=str,
             keep_default_na=False,
-            usecols=lambda c: str(c).strip() in wanted,
+            usecols=lambda c: str(c).strip() in asked,
             **options,
         )
     except (UnicodeDecodeError, pd.errors.EmptyDataError, pd.errors.ParserError, OSError) as err:
@@ -131,7 +152,7 @@ def read_table(path, label_col, score_col, *, delimiter=None, allow_empty=False)
     empty = np.flatnonzero(labels == "")
     if empty.size and not allow_empty:
         raise CLIError(f"{path}, line {empty[0] + 2}: empty label in column {plain(label_col)}")
-    return labels, parse_scores(frame[score_col], sep, path, score_col)
+    return labels, {col: parse_scores(frame[col], sep, path, col) for col in score_cols}
 
 
 def parse_scores(column, sep, path, score_col):

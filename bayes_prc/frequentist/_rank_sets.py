@@ -171,15 +171,17 @@ def rank_draws(draws):
     return 1 + np.sum(draws[None, :, :] > draws[:, None, :], axis=1)
 
 
-def posterior_rank_sets(draws, ci_prob):
+def posterior_rank_sets(draws, ci_prob, *, ranks=None):
     """Simultaneous credible rank sets: ``(rank_low, rank_high)`` of each classifier.
 
     Equal-tailed intervals of each classifier's rank draws at a common tail share
     ``gamma``, the largest (narrowest sets) at which at least ``ci_prob`` of the draws'
     rank vectors lie inside every interval at once (between ``(1 - ci_prob) / k``,
-    Bonferroni's, and ``1 - ci_prob``).
+    Bonferroni's, and ``1 - ci_prob``). ``ranks``: :func:`rank_draws` of ``draws``, if
+    already computed.
     """
-    ranks = rank_draws(draws)  # (k, B)
+    if ranks is None:
+        ranks = rank_draws(draws)  # (k, B)
     k = ranks.shape[0]
     sorted_ranks = np.sort(ranks, axis=1)
     b = ranks.shape[1]

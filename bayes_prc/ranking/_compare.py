@@ -19,6 +19,7 @@ from ..frequentist import (
     holm,
     max_t_step_down,
     model_replicates,
+    pair_standard_errors,
     posterior_rank_sets,
     rank_draws,
     rank_sets,
@@ -340,7 +341,8 @@ def compare_models(
         others = np.array([j for j in best_first if j != r])
         ia, ib = others, np.full(others.shape[0], r)
     # p-values (paired bootstrap, Holm over the pairs) and posterior probabilities
-    p_raw = bootstrap_p_values(empirical, boot)[ia, ib]
+    se_boot = pair_standard_errors(boot)  # shared by the p-values and the max-t sets
+    p_raw = bootstrap_p_values(empirical, boot, se=se_boot)[ia, ib]
     p_adj = holm(p_raw)
     prob_better = np.mean(draws[ia] > draws[ib], axis=1)
     ranks_post = rank_draws(draws)
@@ -357,11 +359,11 @@ def compare_models(
         ("bayesian_bootstrap", draws, draws.mean(axis=1)),
     ):
         if m == "max_t":
-            better, crit, se = max_t_step_down(est, reps, level)
+            better, crit, se = max_t_step_down(est, reps, level, se=se_boot)
             rank_low, rank_high = rank_sets(better)
         else:
             by_pair, crit, se = max_t_step_down(est, reps, level, step_down=False)
-            rank_low, rank_high = posterior_rank_sets(reps, level)
+            rank_low, rank_high = posterior_rank_sets(reps, level, ranks=ranks_post)
             # a verdict needs both joint statements: i's whole rank set above j's (every
             # rank vector of the credible set puts i above j) and the pair's simultaneous
             # credible interval above 0; so no verdict contradicts the rank sets
