@@ -347,7 +347,7 @@ def compute_report(
             "`y_true` must contain both classes for a report; got "
             f"{r.n_pos} positive(s) of {r.n_samples}"
         )
-    if r.y_score.min() == r.y_score.max():
+    if r.all_tied:
         raise ValueError(
             f"`y_score` has a single distinct value ({float(r.y_score[0])!r}): all scores "
             "are tied, so there is no curve to report; the AP of such a score is the "

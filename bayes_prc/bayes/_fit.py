@@ -212,7 +212,7 @@ def fit_binormal(
             f"`y_true` must contain both classes to fit the binormal model; got {n_pos} "
             f"positive(s) out of {is_pos.size}"
         )
-    if score.min() == score.max():
+    if ranked.all_tied:
         # np.std of equal floats can be 1e-17, not 0: a parametric fit would make up an AP
         raise ValueError(
             f"`y_score` has a single distinct value ({float(score[0])!r}): all scores are "
@@ -449,7 +449,7 @@ def _prepare_rank_data(
         )
     if transform is not None:
         transform_scores(score, transform, "y_score", stacklevel=5)  # validates only
-    if score.min() == score.max():
+    if ranked.all_tied:
         raise ValueError(
             f"`y_score` has a single distinct value ({float(score[0])!r}): all scores are "
             f"tied, so the {model} model has no ranks to fit (it needs at least two "

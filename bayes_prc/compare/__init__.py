@@ -334,7 +334,7 @@ def compare_intervals(
         attrs["empirical_estimate"] = auc_pr_validated(is_pos, score, None, estimator)
     attrs["separated"] = _separated(is_pos, score)
     # every score tied: no ranks (the AP is the prevalence, the ROC AUC 0.5 exactly)
-    tied = bool(score.size) and bool(score.min() == score.max())
+    tied = ranked.all_tied
     attrs["all_tied"] = tied
     fits = {}
     rows = _tied_rows(is_pos, ci_prob, metric) if tied else []
@@ -1052,7 +1052,7 @@ def compare_bands(
         attrs["fit_checks"],
         n_pos,
         separated=separated,
-        all_tied=bool(np.all(score == score[0])),
+        all_tied=ranked.all_tied,
     )
     names = list(rows)
     data = {

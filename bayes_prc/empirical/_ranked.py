@@ -77,6 +77,11 @@ class Ranked:
         return self.n_samples - self.n_pos
 
     @cached_property
+    def all_tied(self):
+        """True when every score is the same (a constant score ranks nothing)."""
+        return bool(self.y_score.size) and bool(self.y_score.min() == self.y_score.max())
+
+    @cached_property
     def order(self):
         """Stable descending order of ``y_score`` (ties keep input order)."""
         return stable_descending_order(self.y_score)
