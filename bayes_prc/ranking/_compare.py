@@ -248,7 +248,7 @@ def compare_models(
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary labels, both classes present.
+        Binary labels, at least 2 items of each class.
     scores : mapping, DataFrame or array-like of shape (n_samples, n_models)
         The models' scores: a mapping name -> scores, a DataFrame with one column per
         model, or an array (names ``"model_0"``, ...). At least 2 models.
@@ -306,10 +306,12 @@ def compare_models(
     y = check_1d(y_true, "y_true")
     is_pos, pos_label, _ = check_binary_target(y, pos_label)
     n_pos = int(is_pos.sum())
-    if n_pos in (0, is_pos.size):
+    if min(n_pos, is_pos.size - n_pos) < 2:
+        # one positive: every replicate keeps it, so the draws would rank the models with
+        # a certainty the data do not have (rank sets of one rank each were seen)
         raise ValueError(
-            f"`y_true` must contain both classes to compare models; got {n_pos} positive(s) "
-            f"out of {is_pos.size}"
+            "`y_true` must hold at least 2 positives and 2 negatives to rank models; got "
+            f"{n_pos} positive(s) out of {is_pos.size}"
         )
     names, matrix = _scores_iv(scores, is_pos.size)
     if reference is not None and str(reference) not in names:

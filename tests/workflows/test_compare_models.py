@@ -197,6 +197,12 @@ def test_bad_input_names_the_parameter(rng):
         bp.compare_models(y, s, reference="nope")
     with pytest.raises(ValueError, match="`method` must be one of"):
         bp.compare_models(y, s, method="bonferroni")
+    one = np.zeros(50, dtype=int)
+    one[7] = 1  # a single positive ranks nothing: refused, not ranked with false certainty
+    with pytest.raises(
+        ValueError, match="at least 2 positives and 2 negatives to rank models; got 1 positive"
+    ):
+        bp.compare_models(one, s)
 
 
 def _family_wise(rng, reps, k=5, n=300):
