@@ -2,7 +2,8 @@
 
 Layers, bottom to top (README, "What is here"); a module imports only its own layer or
 lower ones, lazily (inside a function) or not. A layer is a set of top-level folders (and
-the few top-level modules):
+the few top-level modules); a concept folder's own models sit on their layer through
+MODULE_LAYERS (module by module):
 
 0 foundation   _core/ (validation, transforms, progress), exceptions, _version, datasets/
 1 empirical    empirical/ (numpy only)
@@ -53,6 +54,10 @@ LAYER_NAMES = {
     6: ("plotting", "_report", "cli"),
 }
 LAYERS = {name: layer for layer, names in LAYER_NAMES.items() for name in names}
+# A concept folder holds its own models (issue 41): a module (or a private subpackage) of a
+# folder may sit on another layer than the folder's face. The longest matching prefix wins,
+# e.g. "pool._model": 3 puts bayes_prc/pool/_model.py on the PyMC layer.
+MODULE_LAYERS: dict[str, int] = {}
 TOP = 7  # the package face bayes_prc/__init__.py
 
 # third-party packages a layer may not import (lazily or not)
@@ -81,7 +86,11 @@ MODULES = {_module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
 def _layer(module):
     if module == "bayes_prc":
         return TOP
-    first = module.split(".")[1]
+    parts = module.split(".")[1:]
+    for k in range(len(parts), 0, -1):
+        if ".".join(parts[:k]) in MODULE_LAYERS:
+            return MODULE_LAYERS[".".join(parts[:k])]
+    first = parts[0]
     if first not in LAYERS:
         raise AssertionError(f"{module} is in no layer: add it to LAYERS in tests/test_layers.py")
     return LAYERS[first]
@@ -208,7 +217,7 @@ def test_only_bayes_imports_pymc():
     users = {
         m for m, (_, other) in GRAPH.items() for pkg, _ in other if pkg in {"pymc", "pytensor"}
     }
-    assert users and all(m.startswith("bayes_prc.bayes") for m in users), sorted(users)
+    assert users and all(_layer(m) == 3 for m in users), sorted(users)
 
 
 def test_import_loads_no_heavy_dependency():
