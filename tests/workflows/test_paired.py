@@ -147,9 +147,7 @@ def test_identical_classifiers_bayes_centred(rng):
     than a quarter of the width of AP_A's own interval (observed ~0.13 at n = 600).
     """
     y, a, _ = simulate(rng)
-    res = compare_classifiers(
-        y, a, a.copy(), method="bayes", draws=2000, chains=2, random_seed=rng
-    )
+    res = compare_classifiers(y, a, a.copy(), method="bayes", draws=2000, chains=2, random_seed=rng)
     n = res.difference_draws.size
     assert abs(res.prob_b_better - 0.5) < 5 * np.sqrt(0.25 / n)
     assert res.low < 0 < res.high
