@@ -42,6 +42,7 @@ __all__ = [
     "BORDERLINE_NOTE",
     "FLAG_PROBABILITY",
     "SUBGROUP_METHODS",
+    "VERSUS",
     "OverallPosterior",
     "SubgroupComparison",
     "SubgroupFitCheck",
@@ -50,11 +51,14 @@ __all__ = [
     "natural_key",
 ]
 
-#: A subgroup is flagged when ``prob_below_overall`` exceeds this probability.
+#: A subgroup is flagged when its ``prob_below_others`` (or, with
+#: ``versus="overall"``, ``prob_below_overall``) exceeds this probability.
 FLAG_PROBABILITY = 0.9
+#: What a subgroup's flag compares it with (``compare_subgroups(versus=...)``).
+VERSUS = ("others", "overall")
 #: The note of a subgroup whose flag is within Monte Carlo error of the threshold.
 BORDERLINE_NOTE = (
-    "borderline: prob_below_overall is within 2 Monte Carlo SE of the flag's 0.9; "
+    "borderline: the flag's probability is within 2 Monte Carlo SE of 0.9; "
     "another random_seed may flip the flag, more draws settle it"
 )
 #: The id-column rule of :func:`check_subgroups`: a subgroup column is refused when more
@@ -199,7 +203,8 @@ class OverallPosterior(PosteriorDraws):
 
     The mixture of the subgroups (in their sample proportions) on the model's shared
     latent scale; its AP and ROC AUC draws come from the same posterior draws as the
-    subgroups', so ``prob_below_overall`` is a joint posterior probability.
+    subgroups', so ``prob_below_overall`` (and ``prob_below_others``) is a joint posterior
+    probability.
 
     Attributes
     ----------
@@ -282,14 +287,17 @@ class SubgroupComparison(PosteriorDraws):
     table : pandas.DataFrame
         Indexed by subgroup, columns ``n``, ``positives``, ``empirical``, ``estimate``
         (posterior mean), ``low``, ``high`` (highest-density interval of probability
-        ``ci_prob``), ``prob_below_overall`` (posterior probability that the subgroup's
-        metric is below the pooled population's minus ``margin``),
-        ``prob_below_overall_mcse`` (its Monte Carlo standard error, from the draws'
-        effective sample size), ``flagged`` (``prob_below_overall > 0.9``),
+        ``ci_prob``), ``prob_below_others`` (posterior probability that the subgroup's
+        metric is below that of all the other subgroups together minus ``margin``),
+        ``prob_below_overall`` (the same against the pooled population of every
+        subgroup, itself included), their Monte Carlo standard errors
+        ``prob_below_others_mcse`` and ``prob_below_overall_mcse`` (from the draws'
+        effective sample size), ``flagged`` (the probability chosen by ``versus``,
+        default ``prob_below_others``, above 0.9),
         ``borderline`` (the probability is within 2 Monte Carlo standard errors of 0.9:
         another ``random_seed`` may flip the flag, and more ``draws`` settle it; the
-        ``note`` says so too) and ``note``. ``attrs`` hold the metric, the margin, ``ci_prob`` and the
-        pooled population's estimate.
+        ``note`` says so too) and ``note``. ``attrs`` hold the metric, the margin, ``versus``,
+        ``ci_prob`` and the pooled population's estimate.
     posterior : xarray.DataArray
         The subgroups' metric draws, dims ``chain``, ``draw``, ``subgroup`` (coordinate:
         the labels, or their ``repr`` when labels of mixed types cannot be sorted). The
@@ -521,7 +529,8 @@ class SubgroupComparison(PosteriorDraws):
         )
 
     def _repr_html_(self):
-        cols = ["n", "positives", "empirical", "estimate", "low", "high", "prob_below_overall"]
+        versus = self.table.attrs.get("versus", "others")
+        cols = ["n", "positives", "empirical", "estimate", "low", "high", f"prob_below_{versus}"]
         cols += ["note"] if self.table["note"].astype(bool).any() else []
         table = self.table[cols].to_html(float_format=lambda v: f"{v:.3f}", na_rep="-")
         prob = f"{100 * self.ci_prob:g}%"
@@ -529,8 +538,9 @@ class SubgroupComparison(PosteriorDraws):
             f"{_NAMES[self.metric]} per subgroup with partial pooling: posterior mean and "
             f"{prob} credible interval; overall {self.table.attrs['overall_estimate']:.3f} "
             f"[{self.table.attrs['overall_low']:.3f}, {self.table.attrs['overall_high']:.3f}]. "
-            f"prob_below_overall: posterior probability of being below the overall "
-            f"minus {self.margin:g}."
+            f"prob_below_{versus}: posterior probability of being below "
+            f"{'the other subgroups together' if versus == 'others' else 'the overall'} "
+            f"minus {self.margin:g}; above 0.9 flagged."
         )
         return f"<p><b>{html.escape(repr(self))}</b></p><p>{html.escape(cap)}</p>{table}"
 
@@ -594,6 +604,7 @@ def compare_subgroups(
     metric="average_precision",
     ci_prob=0.95,
     margin=0.0,
+    versus="others",
     random_seed=None,
     pos_label=None,
     priors=None,
@@ -630,8 +641,15 @@ def compare_subgroups(
     ci_prob : float, default 0.95
         Probability of the credible intervals (highest density).
     margin : float, default 0.0
-        ``prob_below_overall`` is the posterior probability that the subgroup's metric
-        is below the pooled population's by more than ``margin``.
+        ``prob_below_others`` is the posterior probability that the subgroup's metric is
+        below that of all the other subgroups together (its complement, mixed in their
+        sample proportions) by more than ``margin``; ``prob_below_overall`` the same
+        against the pooled population of every subgroup, itself included.
+    versus : {"others", "overall"}, default "others"
+        What ``flagged`` compares each subgroup with: ``"others"`` asks "is this
+        subgroup worse than the rest?" (fairlearn's ``between_groups`` question; the gap
+        does not shrink as the subgroup grows), ``"overall"`` "is it worse than
+        everyone, itself included?" (``to_overall``).
     random_seed : int or numpy.random.Generator, optional
         Same seed, same result.
     pos_label : int, float, bool or str, optional
@@ -673,7 +691,7 @@ def compare_subgroups(
     >>> s = rng.normal(size=400) + 1.5 * y
     >>> res = bp.compare_subgroups(y, s, site, random_seed=1)
     >>> list(res.table.columns[:7])
-    ['n', 'positives', 'empirical', 'estimate', 'low', 'high', 'prob_below_overall']
+    ['n', 'positives', 'empirical', 'estimate', 'low', 'high', 'prob_below_others']
     >>> res.posterior.dims
     ('chain', 'draw', 'subgroup')
     """
@@ -684,6 +702,7 @@ def compare_subgroups(
     check_choice(metric, "metric", SUBGROUP_METRICS)
     prob = check_probability(ci_prob, "ci_prob")
     margin = _check_margin(margin)
+    check_choice(versus, "versus", VERSUS)
     draws = check_int(draws, "draws")
     tune = check_int(tune, "tune", minimum=0)
     chains = check_int(chains, "chains")
@@ -730,6 +749,8 @@ def compare_subgroups(
     hdi = az.hdi(metric_draws, prob=prob)
     below = fit[metric] < (fit["overall"][metric] - margin)[..., None]
     below_mcse = _probability_mcse(below)
+    below_others = fit[metric] < fit["overall"][f"others_{metric}"] - margin
+    below_others_mcse = _probability_mcse(below_others)
     n = np.bincount(groups.codes, minlength=len(labels))
     npos = np.bincount(groups.codes, weights=is_pos, minlength=len(labels)).astype(int)
     table = pd.DataFrame(
@@ -743,13 +764,17 @@ def compare_subgroups(
             "estimate": metric_draws.mean(("chain", "draw")).values,
             "low": hdi.sel(ci_bound="lower").values,
             "high": hdi.sel(ci_bound="upper").values,
+            "prob_below_others": below_others.mean(axis=(0, 1)),
+            "prob_below_others_mcse": below_others_mcse,
             "prob_below_overall": below.mean(axis=(0, 1)),
             "prob_below_overall_mcse": below_mcse,
         },
         index=pd.Index(object_array(labels), name="subgroup"),
     )
-    table["flagged"] = table["prob_below_overall"] > FLAG_PROBABILITY
-    table["borderline"] = np.abs(table["prob_below_overall"] - FLAG_PROBABILITY) < 2 * below_mcse
+    flag_by = table[f"prob_below_{versus}"].to_numpy()
+    flag_mcse = below_others_mcse if versus == "others" else below_mcse
+    table["flagged"] = flag_by > FLAG_PROBABILITY
+    table["borderline"] = np.abs(flag_by - FLAG_PROBABILITY) < 2 * flag_mcse
     table["note"] = [
         "; ".join(filter(None, (_note(p, k - p), BORDERLINE_NOTE if b else "")))
         for p, k, b in zip(npos, n, table["borderline"], strict=True)
@@ -765,6 +790,7 @@ def compare_subgroups(
             "overall_low": float(o_hdi.sel(ci_bound="lower")),
             "overall_high": float(o_hdi.sel(ci_bound="upper")),
             "flag_probability": FLAG_PROBABILITY,
+            "versus": versus,
         }
     )
     return SubgroupComparison(

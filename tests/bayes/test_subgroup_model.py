@@ -231,6 +231,52 @@ def test_pooled_population_one_subgroup_is_the_binormal_closed_form(rng):
     np.testing.assert_allclose(out["precision"][:, 5], want, atol=1e-3)
 
 
+def test_others_of_two_subgroups_is_the_other_binormal(rng):
+    """Two subgroups: each one's complement is the other subgroup alone, so its AP and ROC
+    AUC are that subgroup's binormal closed forms. Tolerance 1e-4: the complement is
+    integrated on the grid that spans both subgroups (a wider grid than its own)."""
+    d = 40
+    mu = rng.uniform(0.0, 3.0, (d, 2))
+    sigma = np.exp(rng.uniform(-0.7, 0.7, (d, 2)))
+    prev = rng.uniform(0.05, 0.5, (d, 2))
+    draws = {
+        "mu": mu,
+        "sigma": sigma,
+        "shift": rng.normal(0, 0.5, (d, 2)),
+        "scale": np.exp(0.3 * rng.normal(size=(d, 2))),
+        "prevalence": prev,
+    }
+    out = pooled_curve_summaries(draws, np.array([0.4, 0.6]), np.linspace(0, 1, 5), others=True)
+    for g, other in ((0, 1), (1, 0)):
+        ap = Binormal(mu[:, other], sigma[:, other], 0.0, 1.0, prev[:, other]).average_precision()
+        auc = stats.norm.cdf(mu[:, other] / np.sqrt(1 + sigma[:, other] ** 2))
+        np.testing.assert_allclose(out["others_average_precision"][:, g], ap, atol=1e-4)
+        np.testing.assert_allclose(out["others_roc_auc"][:, g], auc, atol=1e-5)
+
+
+def test_others_equal_the_mixture_without_the_subgroup(rng):
+    """Four subgroups: each complement equals the pooled population with that subgroup's
+    weight set to 0 (its own grid), to 2e-4."""
+    d, g = 30, 4
+    draws = {
+        "mu": rng.uniform(0.3, 2.5, (d, g)),
+        "sigma": np.exp(rng.uniform(-0.5, 0.5, (d, g))),
+        "shift": rng.normal(0, 0.5, (d, g)),
+        "scale": np.exp(0.2 * rng.normal(size=(d, g))),
+        "prevalence": rng.uniform(0.05, 0.4, (d, g)),
+    }
+    w = rng.dirichlet(np.ones(g) * 3)
+    out = pooled_curve_summaries(draws, w, np.linspace(0, 1, 5), others=True)
+    for j in range(g):
+        keep = np.arange(g) != j
+        sub = {k: v[:, keep] for k, v in draws.items()}
+        ref = pooled_curve_summaries(sub, w[keep] / w[keep].sum(), np.linspace(0, 1, 5))
+        np.testing.assert_allclose(
+            out["others_average_precision"][:, j], ref["average_precision"], atol=2e-4
+        )
+        np.testing.assert_allclose(out["others_roc_auc"][:, j], ref["roc_auc"], atol=2e-5)
+
+
 def test_pooled_population_mixture_matches_adaptive_quadrature(rng):
     """Two different subgroups mixed: AP = integral of precision d recall by scipy.quad."""
     draws = {
