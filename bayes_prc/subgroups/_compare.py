@@ -23,20 +23,18 @@ from .._core import (
     validate_binary_inputs,
 )
 from .._core.groups import Clusters, check_groups, object_array
-from ..bayes import (
-    SUBGROUP_METRICS,
-    PosteriorDraws,
-    SubgroupPriors,
-    curve_band,
-    fit_subgroups,
-    independent_subgroup_draws,
-    subgroup_data,
-    subgroup_fit_check,
-)
+from ..bayes import PosteriorDraws, curve_band
 from ..binormal import Binormal
 from ..empirical import average_precision_score, roc_auc_score
 from ..exceptions import ConvergenceWarning
 from ..frequentist import ap_interval, roc_auc_interval
+from ._fit import (
+    SUBGROUP_METRICS,
+    fit_subgroups,
+    independent_subgroup_draws,
+    subgroup_fit_check,
+)
+from ._model import SubgroupPriors, subgroup_data
 
 __all__ = [
     "BORDERLINE_NOTE",
@@ -613,7 +611,7 @@ def compare_subgroups(
     towards the others by as much as the data warrant, so its interval is honest where
     its own empirical AP is mostly noise; a subgroup without a positive still gets an
     answer (the population's, flagged in ``note``). The model is described in
-    :mod:`bayes_prc.bayes._subgroup_model`; its sampler is checked against PyMC's NUTS.
+    :mod:`bayes_prc.subgroups._model`; its sampler is checked against PyMC's NUTS.
 
     Parameters
     ----------

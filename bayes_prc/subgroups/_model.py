@@ -103,20 +103,21 @@ import numpy as np
 from scipy.special import expit, log_expit
 
 from .._core.groups import object_array
-from ._ordinal import (
+from ..bayes import (
     OrdinalData,
-    _ratio_terms,
-    _weighted,
+    PriorsBase,
+    count_weighted,
     default_max_categories,
+    initial_cutpoints,
     log_diff_ndtr,
     ordinal_categories,
     pad_cutpoints,
+    ratio_terms,
+    starting_mu,
     tridiag_back,
     tridiag_cholesky,
     tridiag_solve,
 )
-from ._priors import _Priors
-from ._semiparametric import initial_cutpoints, starting_mu
 
 __all__ = [
     "SubgroupPriors",
@@ -137,7 +138,7 @@ THETA_NAMES = ("shift", "log_scale", "mu", "log_sigma")
 
 
 @dataclass(frozen=True)
-class SubgroupPriors(_Priors):
+class SubgroupPriors(PriorsBase):
     """Prior of the hierarchical subgroup model (see :mod:`bayes_prc.subgroups`).
 
     Parameters
@@ -325,7 +326,7 @@ class _Likelihood:
             lo, hi, s = self._z(cls, c, loc, scale)
             logp = log_diff_ndtr(lo, hi)
             ll.append(self._by_group(cls, n * logp))
-            g_lo, g_hi, x_lo, x_hi = _ratio_terms(lo, hi, logp)
+            g_lo, g_hi, x_lo, x_hi = ratio_terms(lo, hi, logp)
             inv = 1.0 / s
             nn = np.broadcast_to(n, lo.shape)
             with np.errstate(over="ignore", invalid="ignore"):
@@ -335,19 +336,19 @@ class _Likelihood:
                 flat_up = (rows * j + k[None, :])[:, up].ravel()
                 flat_low = (rows * j + (k[None, :] - 1))[:, low].ravel()
                 grad += np.bincount(
-                    flat_up, (inv * _weighted(nn, g_hi))[:, up].ravel(), minlength=b * j
+                    flat_up, (inv * count_weighted(nn, g_hi))[:, up].ravel(), minlength=b * j
                 )
                 grad -= np.bincount(
-                    flat_low, (inv * _weighted(nn, g_lo))[:, low].ravel(), minlength=b * j
+                    flat_low, (inv * count_weighted(nn, g_lo))[:, low].ravel(), minlength=b * j
                 )
                 hd += np.bincount(
                     flat_up,
-                    (inv**2 * _weighted(nn, -x_hi - g_hi * g_hi))[:, up].ravel(),
+                    (inv**2 * count_weighted(nn, -x_hi - g_hi * g_hi))[:, up].ravel(),
                     minlength=b * j,
                 )
                 hd += np.bincount(
                     flat_low,
-                    (inv**2 * _weighted(nn, x_lo - g_lo * g_lo))[:, low].ravel(),
+                    (inv**2 * count_weighted(nn, x_lo - g_lo * g_lo))[:, low].ravel(),
                     minlength=b * j,
                 )
                 both = up & low  # a category between two cutpoints couples k - 1 and k
@@ -355,7 +356,7 @@ class _Likelihood:
                     flat_off = (rows * (j - 1) + (k[None, :] - 1))[:, both].ravel()
                     ho += np.bincount(
                         flat_off,
-                        (inv**2 * _weighted(nn, g_lo * g_hi))[:, both].ravel(),
+                        (inv**2 * count_weighted(nn, g_lo * g_hi))[:, both].ravel(),
                         minlength=b * (j - 1),
                     )
         return (*ll, grad.reshape(b, j), hd.reshape(b, j), ho.reshape(b, max(j - 1, 0)))
@@ -1143,7 +1144,7 @@ def build_subgroup_model(data, priors):
     import pymc as pm
     import pytensor.tensor as pt
 
-    from ._model import _bin_probs
+    from ..bayes import normal_bin_probs
 
     g, k = data.n_groups, data.n_categories
     coords = {"subgroup": np.arange(g), "cutpoint": np.arange(k - 1)}
@@ -1183,7 +1184,7 @@ def build_subgroup_model(data, priors):
         locs = (shift, shift + scale * mu)
         scales = (scale, scale * sigma)
         for cls in (0, 1):
-            probs = _bin_probs((cut[None, :] - locs[cls][:, None]) / scales[cls][:, None])
+            probs = normal_bin_probs((cut[None, :] - locs[cls][:, None]) / scales[cls][:, None])
             probs = pt.clip(probs, 1e-300, 1.0)
             pm.Potential(f"counts_{cls}", pt.sum(counts[:, cls] * pt.log(probs)))
     return model

@@ -16,7 +16,9 @@ import pytest
 import xarray as xr
 from scipy import integrate, stats
 
-from bayes_prc.bayes._subgroup_model import (
+from bayes_prc.binormal import Binormal
+from bayes_prc.subgroups._fit import _metric_draws, pooled_curve_summaries
+from bayes_prc.subgroups._model import (
     FITTED_DF,
     SubgroupPriors,
     _cutpoint_forward,
@@ -33,8 +35,6 @@ from bayes_prc.bayes._subgroup_model import (
     sample_subgroups,
     subgroup_data,
 )
-from bayes_prc.bayes._subgroups import _metric_draws, pooled_curve_summaries
-from bayes_prc.binormal import Binormal
 
 
 def _data(rng, sizes=(60, 120, 90), mus=(0.8, 1.5, 1.3), prevalence=0.2):
@@ -349,7 +349,7 @@ def test_sampler_is_reproducible_and_shaped(rng):
 
 def _nuts_vs_fast(rng, draws):
     pm = pytest.importorskip("pymc")
-    from bayes_prc.bayes._subgroup_model import build_subgroup_model
+    from bayes_prc.subgroups._model import build_subgroup_model
 
     _, _, _, data = _data(rng)
     priors = SubgroupPriors()
