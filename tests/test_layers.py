@@ -61,7 +61,10 @@ MODULE_LAYERS: dict[str, int] = {
     # subgroups: the hierarchical model, its sampler and fit (numpy/scipy) and the PyMC
     # reference sit on the model layer; compare_subgroups and its result on the workflows'
     "subgroups._model": 3,
+    "subgroups._proposals": 3,
+    "subgroups._sampler": 3,
     "subgroups._fit": 3,
+    "subgroups._pymc": 3,
 }
 TOP = 7  # the package face bayes_prc/__init__.py
 

@@ -1,7 +1,7 @@
 """Fitting the subgroup model: metric draws, the pooled population, independent fits, check.
 
 numpy/scipy only. :func:`fit_subgroups` runs the hierarchical sampler of
-:mod:`._model` and turns its draws into each subgroup's AP and ROC AUC (the
+:mod:`._sampler` and turns its draws into each subgroup's AP and ROC AUC (the
 analytic binormal curve of each draw) and those of all subgroups together (the mixture of
 the subgroups on the shared latent scale, :func:`pooled_curve_summaries`);
 :func:`independent_subgroup_draws` fits each subgroup on its own (the semiparametric
@@ -21,7 +21,8 @@ from ..bayes import (
     sample_semiparametric_grid,
 )
 from ..binormal import Binormal
-from ._model import SubgroupPriors, sample_subgroups
+from ._model import SubgroupPriors
+from ._sampler import sample_subgroups
 
 __all__ = [
     "SUBGROUP_METRICS",
