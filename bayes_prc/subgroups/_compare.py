@@ -584,6 +584,72 @@ def _check_margin(margin):
     return value
 
 
+def _posterior_idata(fit, labels):
+    """Every draw of the subgroup model as a DataTree (dims ``subgroup``, ``cutpoint``)."""
+    import arviz as az
+
+    sub = {"subgroup": _coordinate(labels)}
+    per_group = ("average_precision", "roc_auc", "prevalence", "mu", "sigma", "shift", "scale")
+    hyper = [k for k in fit if k.startswith(("m_", "s_"))]
+    posterior = {k: fit[k] for k in per_group + tuple(hyper)}
+    posterior["cutpoints"] = fit["cutpoints"]
+    return az.from_dict(
+        {"posterior": posterior},
+        dims={k: ["subgroup"] for k in per_group} | {"cutpoints": ["cutpoint"]},
+        coords=sub,
+        attrs={"posterior": {"inference_library": "bayes_prc (Metropolis-within-Gibbs)"}},
+    )
+
+
+def _subgroup_table(fit, idata, overall, groups, is_pos, score, metric, margin, prob, pos_label):
+    """The per-subgroup table of :func:`compare_subgroups` (see :class:`SubgroupComparison`)."""
+    import arviz as az
+
+    labels = groups.labels
+    metric_draws = idata["posterior"][metric]
+    hdi = az.hdi(metric_draws, prob=prob)
+    below = fit[metric] < (fit["overall"][metric] - margin)[..., None]
+    below_mcse = _probability_mcse(below)
+    n = np.bincount(groups.codes, minlength=len(labels))
+    npos = np.bincount(groups.codes, weights=is_pos, minlength=len(labels)).astype(int)
+    table = pd.DataFrame(
+        {
+            "n": n,
+            "positives": npos,
+            "empirical": [
+                _empirical(metric, is_pos[groups.codes == g], score[groups.codes == g])
+                for g in range(len(labels))
+            ],
+            "estimate": metric_draws.mean(("chain", "draw")).values,
+            "low": hdi.sel(ci_bound="lower").values,
+            "high": hdi.sel(ci_bound="upper").values,
+            "prob_below_overall": below.mean(axis=(0, 1)),
+            "prob_below_overall_mcse": below_mcse,
+        },
+        index=pd.Index(object_array(labels), name="subgroup"),
+    )
+    table["flagged"] = table["prob_below_overall"] > FLAG_PROBABILITY
+    table["borderline"] = np.abs(table["prob_below_overall"] - FLAG_PROBABILITY) < 2 * below_mcse
+    table["note"] = [
+        "; ".join(filter(None, (_note(p, k - p), BORDERLINE_NOTE if b else "")))
+        for p, k, b in zip(npos, n, table["borderline"], strict=True)
+    ]
+    o_hdi = az.hdi(overall.draws, prob=prob)
+    table.attrs.update(
+        {
+            "metric": metric,
+            "margin": margin,
+            "ci_prob": prob,
+            "pos_label": pos_label,
+            "overall_estimate": float(overall.draws.mean()),
+            "overall_low": float(o_hdi.sel(ci_bound="lower")),
+            "overall_high": float(o_hdi.sel(ci_bound="upper")),
+            "flag_probability": FLAG_PROBABILITY,
+        }
+    )
+    return table
+
+
 def compare_subgroups(
     y_true,
     y_score,
@@ -706,64 +772,16 @@ def compare_subgroups(
         progress=bar.update,
     )
     bar.close()
-    sub = {"subgroup": _coordinate(labels)}
-    per_group = ("average_precision", "roc_auc", "prevalence", "mu", "sigma", "shift", "scale")
-    hyper = [k for k in fit if k.startswith(("m_", "s_"))]
-    posterior = {k: fit[k] for k in per_group + tuple(hyper)}
-    posterior["cutpoints"] = fit["cutpoints"]
-    idata = az.from_dict(
-        {"posterior": posterior},
-        dims={k: ["subgroup"] for k in per_group} | {"cutpoints": ["cutpoint"]},
-        coords=sub,
-        attrs={"posterior": {"inference_library": "bayes_prc (Metropolis-within-Gibbs)"}},
-    )
+    idata = _posterior_idata(fit, labels)
     overall_idata = az.from_dict(
         {"posterior": fit["overall"]},
         dims={"precision": ["recall"]},
         coords={"recall": RECALL},
     )
     overall = OverallPosterior(overall_idata, _empirical(metric, is_pos, score), metric, prob)
-    metric_draws = idata["posterior"][metric]
     diagnostics = _diagnostics(fit[metric], chains)
-    hdi = az.hdi(metric_draws, prob=prob)
-    below = fit[metric] < (fit["overall"][metric] - margin)[..., None]
-    below_mcse = _probability_mcse(below)
-    n = np.bincount(groups.codes, minlength=len(labels))
-    npos = np.bincount(groups.codes, weights=is_pos, minlength=len(labels)).astype(int)
-    table = pd.DataFrame(
-        {
-            "n": n,
-            "positives": npos,
-            "empirical": [
-                _empirical(metric, is_pos[groups.codes == g], score[groups.codes == g])
-                for g in range(len(labels))
-            ],
-            "estimate": metric_draws.mean(("chain", "draw")).values,
-            "low": hdi.sel(ci_bound="lower").values,
-            "high": hdi.sel(ci_bound="upper").values,
-            "prob_below_overall": below.mean(axis=(0, 1)),
-            "prob_below_overall_mcse": below_mcse,
-        },
-        index=pd.Index(object_array(labels), name="subgroup"),
-    )
-    table["flagged"] = table["prob_below_overall"] > FLAG_PROBABILITY
-    table["borderline"] = np.abs(table["prob_below_overall"] - FLAG_PROBABILITY) < 2 * below_mcse
-    table["note"] = [
-        "; ".join(filter(None, (_note(p, k - p), BORDERLINE_NOTE if b else "")))
-        for p, k, b in zip(npos, n, table["borderline"], strict=True)
-    ]
-    o_hdi = az.hdi(overall.draws, prob=prob)
-    table.attrs.update(
-        {
-            "metric": metric,
-            "margin": margin,
-            "ci_prob": prob,
-            "pos_label": pos_label,
-            "overall_estimate": float(overall.draws.mean()),
-            "overall_low": float(o_hdi.sel(ci_bound="lower")),
-            "overall_high": float(o_hdi.sel(ci_bound="upper")),
-            "flag_probability": FLAG_PROBABILITY,
-        }
+    table = _subgroup_table(
+        fit, idata, overall, groups, is_pos, score, metric, margin, prob, pos_label
     )
     return SubgroupComparison(
         table=table,
