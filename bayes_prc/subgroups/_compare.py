@@ -23,20 +23,18 @@ from .._core import (
     validate_binary_inputs,
 )
 from .._core.groups import Clusters, check_groups, object_array
-from ..bayes import (
-    SUBGROUP_METRICS,
-    PosteriorDraws,
-    SubgroupPriors,
-    curve_band,
-    fit_subgroups,
-    independent_subgroup_draws,
-    subgroup_data,
-    subgroup_fit_check,
-)
+from ..bayes import PosteriorDraws, curve_band
 from ..binormal import Binormal
 from ..empirical import average_precision_score, roc_auc_score
 from ..exceptions import ConvergenceWarning
 from ..frequentist import ap_interval, roc_auc_interval
+from ._fit import (
+    SUBGROUP_METRICS,
+    fit_subgroups,
+    independent_subgroup_draws,
+    subgroup_fit_check,
+)
+from ._model import SubgroupPriors, subgroup_data
 
 __all__ = [
     "BORDERLINE_NOTE",
@@ -596,6 +594,81 @@ def _check_margin(margin):
     return value
 
 
+def _posterior_idata(fit, labels):
+    """Every draw of the subgroup model as a DataTree (dims ``subgroup``, ``cutpoint``)."""
+    import arviz as az
+
+    sub = {"subgroup": _coordinate(labels)}
+    per_group = ("average_precision", "roc_auc", "prevalence", "mu", "sigma", "shift", "scale")
+    hyper = [k for k in fit if k.startswith(("m_", "s_"))]
+    posterior = {k: fit[k] for k in per_group + tuple(hyper)}
+    posterior["cutpoints"] = fit["cutpoints"]
+    return az.from_dict(
+        {"posterior": posterior},
+        dims={k: ["subgroup"] for k in per_group} | {"cutpoints": ["cutpoint"]},
+        coords=sub,
+        attrs={"posterior": {"inference_library": "bayes_prc (Metropolis-within-Gibbs)"}},
+    )
+
+
+def _subgroup_table(
+    fit, idata, overall, groups, is_pos, score, metric, margin, versus, prob, pos_label
+):
+    """The per-subgroup table of :func:`compare_subgroups` (see :class:`SubgroupComparison`)."""
+    import arviz as az
+
+    labels = groups.labels
+    metric_draws = idata["posterior"][metric]
+    hdi = az.hdi(metric_draws, prob=prob)
+    below = fit[metric] < (fit["overall"][metric] - margin)[..., None]
+    below_mcse = _probability_mcse(below)
+    below_others = fit[metric] < fit["overall"][f"others_{metric}"] - margin
+    below_others_mcse = _probability_mcse(below_others)
+    n = np.bincount(groups.codes, minlength=len(labels))
+    npos = np.bincount(groups.codes, weights=is_pos, minlength=len(labels)).astype(int)
+    table = pd.DataFrame(
+        {
+            "n": n,
+            "positives": npos,
+            "empirical": [
+                _empirical(metric, is_pos[groups.codes == g], score[groups.codes == g])
+                for g in range(len(labels))
+            ],
+            "estimate": metric_draws.mean(("chain", "draw")).values,
+            "low": hdi.sel(ci_bound="lower").values,
+            "high": hdi.sel(ci_bound="upper").values,
+            "prob_below_others": below_others.mean(axis=(0, 1)),
+            "prob_below_others_mcse": below_others_mcse,
+            "prob_below_overall": below.mean(axis=(0, 1)),
+            "prob_below_overall_mcse": below_mcse,
+        },
+        index=pd.Index(object_array(labels), name="subgroup"),
+    )
+    flag_by = table[f"prob_below_{versus}"].to_numpy()
+    flag_mcse = below_others_mcse if versus == "others" else below_mcse
+    table["flagged"] = flag_by > FLAG_PROBABILITY
+    table["borderline"] = np.abs(flag_by - FLAG_PROBABILITY) < 2 * flag_mcse
+    table["note"] = [
+        "; ".join(filter(None, (_note(p, k - p), BORDERLINE_NOTE if b else "")))
+        for p, k, b in zip(npos, n, table["borderline"], strict=True)
+    ]
+    o_hdi = az.hdi(overall.draws, prob=prob)
+    table.attrs.update(
+        {
+            "metric": metric,
+            "margin": margin,
+            "ci_prob": prob,
+            "pos_label": pos_label,
+            "overall_estimate": float(overall.draws.mean()),
+            "overall_low": float(o_hdi.sel(ci_bound="lower")),
+            "overall_high": float(o_hdi.sel(ci_bound="upper")),
+            "flag_probability": FLAG_PROBABILITY,
+            "versus": versus,
+        }
+    )
+    return table
+
+
 def compare_subgroups(
     y_true,
     y_score,
@@ -624,7 +697,7 @@ def compare_subgroups(
     towards the others by as much as the data warrant, so its interval is honest where
     its own empirical AP is mostly noise; a subgroup without a positive still gets an
     answer (the population's, flagged in ``note``). The model is described in
-    :mod:`bayes_prc.bayes._subgroup_model`; its sampler is checked against PyMC's NUTS.
+    :mod:`bayes_prc.subgroups._model`; its sampler is checked against PyMC's NUTS.
 
     Parameters
     ----------
@@ -727,71 +800,16 @@ def compare_subgroups(
         progress=bar.update,
     )
     bar.close()
-    sub = {"subgroup": _coordinate(labels)}
-    per_group = ("average_precision", "roc_auc", "prevalence", "mu", "sigma", "shift", "scale")
-    hyper = [k for k in fit if k.startswith(("m_", "s_"))]
-    posterior = {k: fit[k] for k in per_group + tuple(hyper)}
-    posterior["cutpoints"] = fit["cutpoints"]
-    idata = az.from_dict(
-        {"posterior": posterior},
-        dims={k: ["subgroup"] for k in per_group} | {"cutpoints": ["cutpoint"]},
-        coords=sub,
-        attrs={"posterior": {"inference_library": "bayes_prc (Metropolis-within-Gibbs)"}},
-    )
+    idata = _posterior_idata(fit, labels)
     overall_idata = az.from_dict(
         {"posterior": fit["overall"]},
         dims={"precision": ["recall"]},
         coords={"recall": RECALL},
     )
     overall = OverallPosterior(overall_idata, _empirical(metric, is_pos, score), metric, prob)
-    metric_draws = idata["posterior"][metric]
     diagnostics = _diagnostics(fit[metric], chains)
-    hdi = az.hdi(metric_draws, prob=prob)
-    below = fit[metric] < (fit["overall"][metric] - margin)[..., None]
-    below_mcse = _probability_mcse(below)
-    below_others = fit[metric] < fit["overall"][f"others_{metric}"] - margin
-    below_others_mcse = _probability_mcse(below_others)
-    n = np.bincount(groups.codes, minlength=len(labels))
-    npos = np.bincount(groups.codes, weights=is_pos, minlength=len(labels)).astype(int)
-    table = pd.DataFrame(
-        {
-            "n": n,
-            "positives": npos,
-            "empirical": [
-                _empirical(metric, is_pos[groups.codes == g], score[groups.codes == g])
-                for g in range(len(labels))
-            ],
-            "estimate": metric_draws.mean(("chain", "draw")).values,
-            "low": hdi.sel(ci_bound="lower").values,
-            "high": hdi.sel(ci_bound="upper").values,
-            "prob_below_others": below_others.mean(axis=(0, 1)),
-            "prob_below_others_mcse": below_others_mcse,
-            "prob_below_overall": below.mean(axis=(0, 1)),
-            "prob_below_overall_mcse": below_mcse,
-        },
-        index=pd.Index(object_array(labels), name="subgroup"),
-    )
-    flag_by = table[f"prob_below_{versus}"].to_numpy()
-    flag_mcse = below_others_mcse if versus == "others" else below_mcse
-    table["flagged"] = flag_by > FLAG_PROBABILITY
-    table["borderline"] = np.abs(flag_by - FLAG_PROBABILITY) < 2 * flag_mcse
-    table["note"] = [
-        "; ".join(filter(None, (_note(p, k - p), BORDERLINE_NOTE if b else "")))
-        for p, k, b in zip(npos, n, table["borderline"], strict=True)
-    ]
-    o_hdi = az.hdi(overall.draws, prob=prob)
-    table.attrs.update(
-        {
-            "metric": metric,
-            "margin": margin,
-            "ci_prob": prob,
-            "pos_label": pos_label,
-            "overall_estimate": float(overall.draws.mean()),
-            "overall_low": float(o_hdi.sel(ci_bound="lower")),
-            "overall_high": float(o_hdi.sel(ci_bound="upper")),
-            "flag_probability": FLAG_PROBABILITY,
-            "versus": versus,
-        }
+    table = _subgroup_table(
+        fit, idata, overall, groups, is_pos, score, metric, margin, versus, prob, pos_label
     )
     return SubgroupComparison(
         table=table,

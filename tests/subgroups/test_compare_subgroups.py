@@ -15,9 +15,9 @@ from scipy import stats
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import bayes_prc as bp
-from bayes_prc.bayes._subgroups import pooled_curve_summaries
 from bayes_prc.subgroups import BORDERLINE_NOTE, SubgroupComparison, compare_subgroups
 from bayes_prc.subgroups._compare import _probability_mcse
+from bayes_prc.subgroups._fit import pooled_curve_summaries
 
 FAST = {"draws": 150, "tune": 150, "chains": 2}
 

@@ -1,7 +1,7 @@
 """Fitting the subgroup model: metric draws, the pooled population, independent fits, check.
 
 numpy/scipy only. :func:`fit_subgroups` runs the hierarchical sampler of
-:mod:`._subgroup_model` and turns its draws into each subgroup's AP and ROC AUC (the
+:mod:`._sampler` and turns its draws into each subgroup's AP and ROC AUC (the
 analytic binormal curve of each draw) and those of all subgroups together (the mixture of
 the subgroups on the shared latent scale, :func:`pooled_curve_summaries`);
 :func:`independent_subgroup_draws` fits each subgroup on its own (the semiparametric
@@ -14,10 +14,15 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtr
 
+from ..bayes import (
+    SemiparametricPriors,
+    bin_log_probs,
+    ordinal_categories,
+    sample_semiparametric_grid,
+)
 from ..binormal import Binormal
-from ._ordinal import bin_log_probs, ordinal_categories
-from ._semiparametric import SemiparametricPriors, sample_semiparametric_grid
-from ._subgroup_model import SubgroupPriors, sample_subgroups
+from ._model import SubgroupPriors
+from ._sampler import sample_subgroups
 
 __all__ = [
     "SUBGROUP_METRICS",
