@@ -65,6 +65,13 @@ MODULE_LAYERS: dict[str, int] = {
     "subgroups._sampler": 3,
     "subgroups._fit": 3,
     "subgroups._pymc": 3,
+    # pool: the label-selection design and its estimates (numpy/scipy), the calibration
+    # model, its posterior and the paired pool model (PyMC, lazily)
+    "pool._selection": 2,
+    "pool._design": 2,
+    "pool._model": 3,
+    "pool._posterior": 3,
+    "pool._pair_model": 3,
 }
 TOP = 7  # the package face bayes_prc/__init__.py
 

@@ -5,15 +5,29 @@ import PyMC, and only inside the functions that build or sample a model;
 ``method="exact"`` needs numpy, scipy, xarray and ArviZ.
 """
 
+# (the shared sampler kernels, _common, _idata, _laplace, _model, _priors: also for the pool)
+from ._common import DEFAULT_RECALL, check_unit_grid
 from ._contaminated import ContaminatedPriors
 from ._fit import AUTO_METHOD, check_fit_options, fit_binormal, fit_from_statistics
 from ._fitcheck import FitCheck, fit_check
 from ._flexible import FlexiblePriors
+from ._idata import SAMPLE_DIMS
 from ._joint_rank import JointFitCheck, JointRankPriors
 from ._joint_rank_model import fit_joint_rank_posterior
+from ._laplace import (
+    KHAT_OK,
+    adaptive_importance,
+    importance_summary,
+    proposal_chol,
+    psis,
+    systematic,
+    t_draws,
+    tempered_smc,
+)
 
 # the rank-based models' kernels (here to _ordinal), shared with bayes_prc.subgroups
 from ._model import _bin_probs as normal_bin_probs
+from ._model import priors_key, sample_nuts
 from ._multiclass import OvRPosterior, fit_binormal_ovr
 from ._ordinal import (
     OrdinalData,
@@ -29,14 +43,6 @@ from ._ordinal import (
 from ._ordinal import _ratio_terms as ratio_terms
 from ._ordinal import _weighted as count_weighted
 from ._paired import fit_paired_posterior
-
-# the pool model: public path bayes_prc.pool (`name as name`: importable here)
-from ._pool import PoolPosterior as PoolPosterior
-from ._pool import fit_pool as fit_pool
-from ._pool_model import PoolPriors as PoolPriors
-from ._pool_model import calibration_basis, pool_normal_scores
-from ._pool_pair import PoolPairPriors as PoolPairPriors
-from ._pool_pair import fit_pool_pair
 from ._posterior import BinormalPosterior
 
 # the base of the posterior results of the layers above (importable, not documented here)
@@ -91,11 +97,9 @@ __all__ = [
     # helpers of the layers above (criticism, paired, pool, scale, _dispatch)
     "AUTO_METHOD",
     "ClassStats",
-    "calibration_basis",
     "check_fit_options",
     "fit_from_statistics",
     "fit_paired_posterior",
-    "fit_pool_pair",
     "fit_score_model",
     "pool_normal_scores",
     # kernels the subgroup model shares
@@ -115,4 +119,18 @@ __all__ = [
     "tridiag_back",
     "tridiag_cholesky",
     "tridiag_solve",
+    # the shared sampler kernels (the pool's models)
+    "DEFAULT_RECALL",
+    "KHAT_OK",
+    "SAMPLE_DIMS",
+    "adaptive_importance",
+    "check_unit_grid",
+    "importance_summary",
+    "priors_key",
+    "proposal_chol",
+    "psis",
+    "sample_nuts",
+    "systematic",
+    "t_draws",
+    "tempered_smc",
 ]
