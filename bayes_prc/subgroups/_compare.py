@@ -603,9 +603,12 @@ def _posterior_idata(fit, labels):
     hyper = [k for k in fit if k.startswith(("m_", "s_"))]
     posterior = {k: fit[k] for k in per_group + tuple(hyper)}
     posterior["cutpoints"] = fit["cutpoints"]
+    # each subgroup's complement (the other subgroups mixed in their sample proportions)
+    others = tuple(k for k in fit["overall"] if k.startswith("others_"))
+    posterior |= {k: fit["overall"][k] for k in others}
     return az.from_dict(
         {"posterior": posterior},
-        dims={k: ["subgroup"] for k in per_group} | {"cutpoints": ["cutpoint"]},
+        dims={k: ["subgroup"] for k in per_group + others} | {"cutpoints": ["cutpoint"]},
         coords=sub,
         attrs={"posterior": {"inference_library": "bayes_prc (Metropolis-within-Gibbs)"}},
     )

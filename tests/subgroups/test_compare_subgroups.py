@@ -79,6 +79,8 @@ def test_table_and_posterior(fitted):
     below_others = (draws.values < others - 0.05).mean(axis=(0, 1))
     # 2e-4 integration differences can move a draw across the margin: allow 1% of draws
     np.testing.assert_allclose(res.table["prob_below_others"], below_others, atol=0.01)
+    # the draws behind it are in the posterior (2e-4: the two integration grids)
+    np.testing.assert_allclose(post["others_average_precision"].values, others, atol=2e-4)
     flag = res.table["prob_below_others"].to_numpy()
     assert res.table["flagged"].tolist() == (flag > 0.9).tolist()
     below = flag
