@@ -57,3 +57,31 @@ def test_one_column_gives_the_usual_report_and_bad_options_are_named(data, tmp_p
     with pytest.raises(ValueError, match="does not take `transform`"):
         bp.report(y, scores, tmp_path / "x.html", transform="logit")
     assert not (tmp_path / "x.html").exists()
+
+
+def test_report_draws_each_models_rank_set_readably_at_k20(tmp_path, rng):
+    # the rank plot is the Display's second panel: one bar per model spanning exactly its
+    # table row's [rank_low, rank_high] (+-0.3 bar ends), the point at its rank, and the
+    # report embeds it (matplotlib writes each text as an SVG comment)
+    from bayes_prc.plotting import ModelComparisonDisplay
+
+    n, k = 300, 20
+    y = (rng.random(n) < 0.3).astype(int)
+    scores = {f"m{j:02d}": y * (0.2 + 0.05 * j) + rng.normal(0, 1, n) for j in range(k)}
+    res = bp.compare_models(y, scores, random_seed=2, n_resamples=200)
+    disp = ModelComparisonDisplay.from_comparison(res)
+    ranks = disp.ax_[1]
+    segs = ranks.collections[0].get_segments()
+    assert len(segs) == k
+    lo = np.array([s[0][0] for s in segs]) + 0.3
+    hi = np.array([s[1][0] for s in segs]) - 0.3
+    t = res.table
+    np.testing.assert_allclose(lo, t["rank_low"].to_numpy(), atol=1e-9)
+    np.testing.assert_allclose(hi, t["rank_high"].to_numpy(), atol=1e-9)
+    labels = [lab.get_text() for lab in ranks.get_yticklabels()]
+    assert labels == list(t.index)
+    out = tmp_path / "k20.html"
+    bp.report(y, scores, out, random_seed=2, n_resamples=200)
+    html = out.read_text()
+    assert "rank sets, all at once at 0.95" in html
+    assert "rank (1 = best)" in html
