@@ -85,3 +85,51 @@ def test_report_draws_each_models_rank_set_readably_at_k20(tmp_path, rng):
     html = out.read_text()
     assert "rank sets, all at once at 0.95" in html
     assert "rank (1 = best)" in html
+
+
+def _overlapping_labels(axis_labels, renderer):
+    """Pairs of consecutive tick labels whose drawn boxes overlap vertically."""
+    boxes = sorted(
+        (lab.get_window_extent(renderer) for lab in axis_labels if lab.get_text()),
+        key=lambda b: b.y0,
+    )
+    return [(a, b) for a, b in zip(boxes[:-1], boxes[1:], strict=True) if a.y1 > b.y0 + 0.5]
+
+
+def test_rank_plot_grows_with_k_and_its_labels_do_not_overlap(rng):
+    # the figure's height is 0.3 inch a row of the taller panel: every pair up to k = 5
+    # (10 pairs), then the k - 1 adjacent pairs, so k rows from k = 6 on; at k = 20 the
+    # forest shows the 19 adjacent pairs of the 190 (title says so); no two labels of
+    # either panel overlap once drawn
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from bayes_prc.plotting import ModelComparisonDisplay
+
+    n = 300
+    y = (rng.random(n) < 0.3).astype(int)
+    heights = {}
+    for k in (3, 8, 20):
+        scores = {f"model_{j:02d}": y * (0.2 + 0.05 * j) + rng.normal(0, 1, n) for j in range(k)}
+        res = bp.compare_models(y, scores, random_seed=3, n_resamples=200)
+        disp = ModelComparisonDisplay.from_comparison(res)
+        heights[k] = disp.figure_.get_size_inches()[1]
+        rows = max(k, len(res.pairs) if len(res.pairs) <= 10 else k - 1)
+        assert heights[k] == pytest.approx(1.2 + 0.3 * rows), k
+        disp.figure_.canvas.draw()
+        renderer = disp.figure_.canvas.get_renderer()
+        forest, ranks = disp.ax_
+        assert not _overlapping_labels(forest.get_yticklabels(), renderer), k
+        assert not _overlapping_labels(ranks.get_yticklabels(), renderer), k
+        shown = [lab.get_text() for lab in forest.get_yticklabels()]
+        t = res.table
+        if k == 3:
+            assert len(shown) == len(res.pairs)
+        else:
+            assert shown == [f"{a} - {b}" for a, b in zip(t.index[:-1], t.index[1:], strict=True)]
+        if k == 20:
+            assert "19 adjacent pairs of 190" in forest.get_title()
+        import matplotlib.pyplot as plt
+
+        plt.close(disp.figure_)
+    assert heights[3] < heights[8] < heights[20], heights
