@@ -20,7 +20,8 @@ pair shares its rank).
 
 - k = 2: the two gradient-boosting seeds whose pool APs are closest (true difference
   about 0); with ``--duplicate`` the logistic regression and its exact copy instead.
-- k = 5: those two, the logistic regression, its exact copy, naive Bayes.
+- k = 5: those two, the logistic regression, its exact copy, naive Bayes; with
+  ``--duplicate`` five gradient-boosting seeds (five near-identical models).
 - k = 20: all twenty.
 - ``--cluster-size c``: the pool is cut into clusters of c items that are neighbours
   along the first principal direction of the features (similar items, similar scores
@@ -32,9 +33,14 @@ once (family-wise coverage), does each model's own interval hold its pool AP, is
 truly tied pair (the exact duplicate; the nearest gradient-boosting seeds, whose true
 difference is printed) declared different, and the mean rank-set length
 (rank_high - rank_low + 1). For the Bayesian bootstrap (recommended), the step-down
-max-t bootstrap (Mogstad et al. 2024) and a Bonferroni reference: each pair declared
+max-t bootstrap (Mogstad et al. 2024), at k = 2 the paired jackknife interval of
+``compare_classifiers(method="jackknife")`` (its default on near ties), and a Bonferroni
+reference: each pair declared
 when its studentized paired-bootstrap difference exceeds the normal quantile
-``1 - (1 - ci_prob) / (2 m)`` over the m pairs (the max-t pairs' standard errors). Monte
+``1 - (1 - ci_prob) / (2 m)`` over the m pairs (the max-t pairs' standard errors);
+and ``bb_differences``: the step-down max-t statements computed on the Bayesian
+bootstrap's draws, the rank sets of Mogstad et al. from posterior draws of the
+differences instead of from the draws' ranks. Monte
 Carlo errors: binomial, ``sqrt(p (1 - p) / reps)``; for lengths the standard error of the
 mean over data sets.
 
@@ -57,7 +63,7 @@ import numpy as np  # noqa: E402
 from scipy.special import ndtri  # noqa: E402
 
 import bayes_prc as bp  # noqa: E402
-from bayes_prc.frequentist import rank_sets  # noqa: E402
+from bayes_prc.frequentist import max_t_step_down, rank_sets  # noqa: E402
 
 N_TRAIN, N_POOL = 4_000, 100_000
 GBM_SEEDS = 6
@@ -153,6 +159,9 @@ def choose(k, scores, truth, duplicate=False):
     dup = ("logreg", "logreg_copy")
     if k == 2:
         return (list(dup) if duplicate else list(near)), [dup if duplicate else near]
+    if k == 5 and duplicate:  # five near-identical models: the gradient-boosting seeds
+        five = [near[0], near[1], *[g for g in gbm if g not in near][:3]]
+        return five, [near]
     if k == 5:
         return [*near, *dup, "naive_bayes"], [near, dup]
     if k == 20:
@@ -168,7 +177,11 @@ def main(argv=None):
     ap.add_argument("--ci-prob", type=float, default=0.9)
     ap.add_argument("--cluster-size", type=int, default=1)
     ap.add_argument("--n-resamples", type=int, default=1000)
-    ap.add_argument("--duplicate", action="store_true", help="k = 2: the exact duplicate pair")
+    ap.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="k = 2: the exact duplicate pair; k = 5: five gradient-boosting seeds",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--table-seed", type=int, default=0)
     ap.add_argument("--cache-dir", default=tempfile.gettempdir())
@@ -192,7 +205,9 @@ def main(argv=None):
         ranks = 1 + np.sum(theta[None, :] > theta[:, None], axis=1)
 
     rng = np.random.default_rng(args.seed)
-    methods = ("bayesian_bootstrap", "max_t", "bonferroni")
+    methods = ("bayesian_bootstrap", "max_t", "bonferroni", "bb_differences")
+    if args.k == 2:  # compare_classifiers' default on near ties, for reference
+        methods += ("paired_jackknife",)
     st = {m: {"fw": [], "len": [], "tied": []} for m in methods}
     cover = []
     alpha = 1 - args.ci_prob
@@ -216,6 +231,9 @@ def main(argv=None):
         )
         frames = dict(res.attrs["methods"])
         frames["bonferroni"] = _bonferroni(res, names, alpha)
+        frames["bb_differences"] = _bb_differences(res, names, args.ci_prob)
+        if args.k == 2:
+            frames["paired_jackknife"] = _jackknife(y, matrix[idx], names, args.ci_prob, groups)
         t = res.table.loc[names]
         cover.append(((t["low"] <= theta) & (theta <= t["high"])).to_numpy())
         for m in methods:
@@ -263,6 +281,49 @@ def main(argv=None):
             f"| {m} | {fw:.3f} ({np.sqrt(fw * (1 - fw) / reps):.3f}) | "
             f"{ln.mean():.2f} ({ln.std(ddof=1) / np.sqrt(reps):.2f}) | {tied_txt} |"
         )
+
+
+def _jackknife(y, scores, names, ci_prob, groups):
+    """k = 2: ``compare_classifiers(method="jackknife")``'s interval of b - a as a verdict."""
+    import pandas as pd
+
+    from bayes_prc.paired import compare_classifiers
+
+    a, b = names
+    res = compare_classifiers(
+        y, scores[:, 0], scores[:, 1], method="jackknife", ci_prob=ci_prob, groups=groups
+    )
+    verdict = (
+        f"{b} better" if res.low > 0 else f"{a} better" if res.high < 0 else "cannot be told apart"
+    )
+    lo = np.array([2 if res.low > 0 else 1, 2 if res.high < 0 else 1])
+    hi = np.array([1 if res.high < 0 else 2, 1 if res.low > 0 else 2])
+    table = pd.DataFrame({"rank_low": lo, "rank_high": hi}, index=pd.Index(names, name="model"))
+    index = pd.MultiIndex.from_tuples([(a, b)], names=("model_a", "model_b"))
+    return {"table": table, "pairs": pd.DataFrame({"verdict": [verdict]}, index=index)}
+
+
+def _bb_differences(res, names, ci_prob):
+    """Rank sets from the Bayesian bootstrap draws' step-down max-t pair statements.
+
+    Mogstad et al.'s construction on the posterior draws instead of the posterior rank
+    draws (rank sets from statements about differences, which stay valid at ties).
+    """
+    import pandas as pd
+
+    draws = res.posterior.sel(model=names).values[0].T  # (k, B)
+    better, _, _ = max_t_step_down(draws.mean(axis=1), draws, ci_prob)
+    lo, hi = rank_sets(better)
+    table = pd.DataFrame({"rank_low": lo, "rank_high": hi}, index=pd.Index(names, name="model"))
+    verdict = [
+        f"{a} better"
+        if better[names.index(a), names.index(b)]
+        else f"{b} better"
+        if better[names.index(b), names.index(a)]
+        else "cannot be told apart"
+        for a, b in res.pairs.index
+    ]
+    return {"table": table, "pairs": pd.DataFrame({"verdict": verdict}, index=res.pairs.index)}
 
 
 def _bonferroni(res, names, alpha):
