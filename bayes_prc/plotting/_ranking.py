@@ -94,6 +94,8 @@ class ModelComparisonDisplay(DisplayMixin):
         -------
         ModelComparisonDisplay
         """
+        from matplotlib.ticker import MaxNLocator
+
         if ax is None:
             import matplotlib.pyplot as plt
 
@@ -112,15 +114,20 @@ class ModelComparisonDisplay(DisplayMixin):
             if self.of_pairs == len(self.pairs)
             else f"{len(self.pairs)} adjacent pairs of {self.of_pairs}"
         )
-        forest.set_title(f"{which}, simultaneous {self.ci_prob:g} intervals")
+        forest.set_title(f"{which},\nsimultaneous {self.ci_prob:g} intervals")
+        forest.xaxis.set_major_locator(MaxNLocator(nbins=4))
         yr = np.arange(len(self.models))[::-1]
         ranks.hlines(yr, self.rank_low - 0.3, self.rank_high + 0.3, colors="C0", lw=6, alpha=0.5)
         ranks.scatter(self.rank, yr, color="black", zorder=3, **kwargs)
         ranks.set_yticks(yr, self.models)
-        ranks.set_xticks(np.arange(1, len(self.models) + 1))
-        ranks.set_xlim(0.5, len(self.models) + 0.5)
+        k = len(self.models)
+        if k <= 8:
+            ranks.set_xticks(np.arange(1, k + 1))
+        else:  # round ranks (5, 10, ...), readable at phone text sizes
+            ranks.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+        ranks.set_xlim(0.5, k + 0.5)
         ranks.set_xlabel("rank (1 = best)")
-        ranks.set_title(f"rank sets, all at once at {self.ci_prob:g}")
+        ranks.set_title(f"rank sets,\nall at once at {self.ci_prob:g}")
         self.ax_ = (forest, ranks)
         self.figure_ = forest.figure
         return self
