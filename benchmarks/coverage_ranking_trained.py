@@ -209,7 +209,7 @@ def main(argv=None):
     if args.k == 2:  # compare_classifiers' default on near ties, for reference
         methods += ("paired_jackknife",)
     st = {m: {"fw": [], "len": [], "tied": []} for m in methods}
-    cover = []
+    cover, agree = [], []
     alpha = 1 - args.ci_prob
     t0 = time.perf_counter()
     for _ in range(args.reps):
@@ -246,6 +246,13 @@ def main(argv=None):
                 key = (a, b) if (a, b) in pairs.index else (b, a)
                 row.append(pairs.loc[key, "verdict"] != "cannot be told apart")
             st[m]["tied"].append(row)
+        if args.k == 2:  # the same verdict as compare_classifiers' paired jackknife?
+            same = [
+                frames[m]["pairs"]["verdict"].iloc[0]
+                == frames["paired_jackknife"]["pairs"]["verdict"].iloc[0]
+                for m in ("max_t", "bayesian_bootstrap")
+            ]
+            agree.append(same)
     reps = len(cover)
     secs = (time.perf_counter() - t0) / max(reps, 1)
     setting = f"k = {args.k}, n = {args.n}" + (f", clusters of {c}" if c > 1 else "")
@@ -280,6 +287,12 @@ def main(argv=None):
         print(
             f"| {m} | {fw:.3f} ({np.sqrt(fw * (1 - fw) / reps):.3f}) | "
             f"{ln.mean():.2f} ({ln.std(ddof=1) / np.sqrt(reps):.2f}) | {tied_txt} |"
+        )
+    if agree:
+        a = np.mean(agree, axis=0)
+        print(
+            f"same verdict as the paired jackknife: max_t {a[0]:.3f}, bayesian_bootstrap "
+            f"{a[1]:.3f} (MC error at most {np.sqrt(0.25 / reps):.3f})"
         )
 
 
