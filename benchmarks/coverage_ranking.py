@@ -21,8 +21,13 @@ import numpy as np
 import bayes_prc as bp
 
 
-def population(k, rng):
-    """Noise sizes of k classifiers: spread from good to weak, the first two equal."""
+def population(k, rng, equal=False):
+    """Noise sizes of k classifiers: spread from good to weak, the first two equal.
+
+    ``equal``: all k equal (k exchangeable classifiers, every true rank 1).
+    """
+    if equal:
+        return np.full(k, 1.0)
     sizes = np.linspace(0.6, 1.6, k)
     sizes[1] = sizes[0]
     return sizes
@@ -60,9 +65,10 @@ def main(argv=None):
     ap.add_argument("--cluster-size", type=int, default=1)
     ap.add_argument("--n-resamples", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--equal", action="store_true", help="all k classifiers equally good")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
-    sizes = population(args.k, rng)
+    sizes = population(args.k, rng, args.equal)
     theta = true_metrics(sizes, args.prevalence, rng, args.metric, args.cluster_size)
     tol = 2e-3
     ranks = true_ranks(theta, tol)

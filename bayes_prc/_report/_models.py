@@ -103,7 +103,8 @@ def build_compare_report(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # tight layout of many labels
         curves = svg(_curves_figure(y, matrix, names, ci_prob, n_resamples, random_seed))
-        disp = ModelComparisonDisplay.from_comparison(res, ax=_two_axes(len(res.pairs)))
+        disp = ModelComparisonDisplay.from_comparison(res, ax=_two_axes())
+        disp.figure_.set_size_inches(disp.figsize)  # its height grows with the rows drawn
         forest = svg(disp.figure_)
     title = title or "Model comparison report"
     what = "AP" if metric == "average_precision" else "ROC AUC"
@@ -164,11 +165,10 @@ def _whole(df):
     return out
 
 
-def _two_axes(n_pairs):
+def _two_axes():
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(9.0, 1.4 + 0.3 * min(n_pairs, 60)))
-    return fig.subplots(1, 2)
+    return Figure(layout="constrained").subplots(1, 2)
 
 
 def compare_report(

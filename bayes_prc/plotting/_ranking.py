@@ -8,6 +8,9 @@ from ._base import DisplayMixin, float_1d, merge
 
 __all__ = ["ModelComparisonDisplay"]
 
+#: Height of one row of the forest or of the rank sets (a 10 pt label is 0.14 inch).
+_ROW_INCHES = 0.3
+
 
 class ModelComparisonDisplay(DisplayMixin):
     """Forest of the pairs' differences and each model's simultaneous rank set.
@@ -25,12 +28,18 @@ class ModelComparisonDisplay(DisplayMixin):
     metric : str
         Axis label of the differences.
     ci_prob : float
+    of_pairs : int, optional
+        How many pairs there are in all, when ``pairs`` is a selection of them (the title
+        then says so).
 
     Attributes
     ----------
     ax_ : tuple of matplotlib.axes.Axes
         The forest of differences and the rank sets.
     figure_ : matplotlib.figure.Figure
+    figsize : (float, float)
+        The figure size the display asks for (inches): 0.3 inch per row of the taller
+        panel, so that labels do not overlap at any k.
 
     Examples
     --------
@@ -46,7 +55,19 @@ class ModelComparisonDisplay(DisplayMixin):
     """
 
     def __init__(
-        self, models, rank, rank_low, rank_high, pairs, difference, low, high, *, metric, ci_prob
+        self,
+        models,
+        rank,
+        rank_low,
+        rank_high,
+        pairs,
+        difference,
+        low,
+        high,
+        *,
+        metric,
+        ci_prob,
+        of_pairs=None,
     ):
         self.models = [str(m) for m in models]
         self.rank = float_1d(rank, "rank")
@@ -58,6 +79,13 @@ class ModelComparisonDisplay(DisplayMixin):
         self.high = float_1d(high, "high")
         self.metric = metric
         self.ci_prob = float(ci_prob)
+        self.of_pairs = len(self.pairs) if of_pairs is None else int(of_pairs)
+
+    @property
+    def figsize(self):
+        """``(width, height)`` in inches: the height grows with the rows drawn."""
+        rows = max(len(self.pairs), len(self.models))
+        return (9.0, 1.2 + _ROW_INCHES * rows)
 
     def plot(self, ax=None, *, point_kw=None, **kwargs):
         """Draw on two axes ``ax = (forest, ranks)``, or on a new figure of two panels.
@@ -66,11 +94,12 @@ class ModelComparisonDisplay(DisplayMixin):
         -------
         ModelComparisonDisplay
         """
+        from matplotlib.ticker import MaxNLocator
+
         if ax is None:
             import matplotlib.pyplot as plt
 
-            n = max(len(self.pairs), len(self.models))
-            figure, ax = plt.subplots(1, 2, figsize=(9.0, 1.2 + 0.32 * n), layout="constrained")
+            _, ax = plt.subplots(1, 2, figsize=self.figsize, layout="constrained")
         forest, ranks = ax
         y = np.arange(len(self.pairs))[::-1]
         declared = (self.low > 0) | (self.high < 0)
@@ -80,28 +109,55 @@ class ModelComparisonDisplay(DisplayMixin):
         forest.axvline(0.0, color="0.3", lw=0.8, ls="--")
         forest.set_yticks(y, self.pairs)
         forest.set_xlabel(f"difference of {self.metric} (a - b)")
-        forest.set_title(f"pairs, simultaneous {self.ci_prob:g} intervals")
+        which = (
+            "pairs"
+            if self.of_pairs == len(self.pairs)
+            else f"{len(self.pairs)} adjacent pairs of {self.of_pairs}"
+        )
+        forest.set_title(f"{which},\nsimultaneous {self.ci_prob:g} intervals")
+        forest.xaxis.set_major_locator(MaxNLocator(nbins=4))
         yr = np.arange(len(self.models))[::-1]
         ranks.hlines(yr, self.rank_low - 0.3, self.rank_high + 0.3, colors="C0", lw=6, alpha=0.5)
         ranks.scatter(self.rank, yr, color="black", zorder=3, **kwargs)
         ranks.set_yticks(yr, self.models)
-        ranks.set_xticks(np.arange(1, len(self.models) + 1))
-        ranks.set_xlim(0.5, len(self.models) + 0.5)
+        k = len(self.models)
+        if k <= 8:
+            ranks.set_xticks(np.arange(1, k + 1))
+        else:  # round ranks (5, 10, ...), readable at phone text sizes
+            ranks.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+        ranks.set_xlim(0.5, k + 0.5)
         ranks.set_xlabel("rank (1 = best)")
-        ranks.set_title(f"rank sets, all at once at {self.ci_prob:g}")
+        ranks.set_title(f"rank sets,\nall at once at {self.ci_prob:g}")
         self.ax_ = (forest, ranks)
         self.figure_ = forest.figure
         return self
 
     @classmethod
-    def from_comparison(cls, comparison, *, ax=None, **kwargs):
+    def from_comparison(cls, comparison, *, ax=None, max_pairs=10, **kwargs):
         """Draw a :class:`~bayes_prc.ranking.ModelComparison`.
+
+        Parameters
+        ----------
+        comparison : ModelComparison
+        ax : pair of matplotlib.axes.Axes, optional
+        max_pairs : int, default 10
+            With more pairs than this (k > 5 models), the forest shows the k - 1 adjacent
+            pairs of the ranking (each model against the next one down the table), the
+            ones the rank sets turn on, so that both panels have k rows; every pair stays
+            in ``comparison.pairs``.
 
         Returns
         -------
         ModelComparisonDisplay
         """
         t, p = comparison.table, comparison.pairs
+        of_pairs = len(p)
+        if of_pairs > max_pairs:
+            adjacent = [
+                (a, b) for a, b in zip(t.index[:-1], t.index[1:], strict=True) if (a, b) in p.index
+            ]
+            if adjacent:  # (with `reference`, the pairs are not adjacent ones)
+                p = p.loc[adjacent]
         labels = [f"{a} - {b}" for a, b in p.index]
         metric = "AP" if comparison.metric == "average_precision" else "ROC AUC"
         disp = cls(
@@ -115,5 +171,6 @@ class ModelComparisonDisplay(DisplayMixin):
             p["high"].to_numpy(),
             metric=metric,
             ci_prob=comparison.ci_prob,
+            of_pairs=of_pairs,
         )
         return disp.plot(ax=ax, **kwargs)
