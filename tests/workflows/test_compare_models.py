@@ -248,10 +248,12 @@ def test_recommended_rank_sets_hold_a_group_of_exact_ties(rng):
 
 @pytest.mark.slow
 def test_family_wise_coverage(rng):
-    """200 data sets: within 2.5 binomial standard errors (0.053) of 0.9 or above."""
+    """200 data sets: the recommended (max-t) sets within 2.5 binomial standard errors
+    (0.053) of 0.9 or above. The Bayesian bootstrap's sets are not held to it: this
+    population has a tied pair, where they undercover (0.84-0.89 here, 0.15 with five
+    exact ties; docs/coverage.md), which is why they are not recommended."""
     rates = _family_wise(rng, 200)
     assert rates["max_t"] >= 0.9 - 0.053, rates
-    assert rates["bayesian_bootstrap"] >= 0.9 - 0.053, rates
 
 
 def test_display_draws_the_forest_and_the_rank_sets(rng):
