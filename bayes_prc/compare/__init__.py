@@ -43,6 +43,7 @@ __all__ = [
     "AP_COMPARISON_METHODS",
     "AUC_COMPARISON_METHODS",
     "DEFAULT_AUC_METHODS",
+    "IntervalTable",
     # helpers of the report
     "AUC_FREQUENTIST_METHODS",
     "fit_or_reuse",
@@ -1176,3 +1177,13 @@ def recommend_band(available, fit_checks, n_pos, *, separated=False, all_tied=Fa
         if row in available:
             return row, f"Draw the {_BAND_LABELS[row]} band: {reason}."
     return None, f"No simultaneous band in the comparison: {reason}."
+
+
+def __getattr__(name):
+    # the table type is a pandas subclass: loaded on first use, so that
+    # ``import bayes_prc.compare`` does not load pandas
+    if name == "IntervalTable":
+        from ._table import IntervalTable
+
+        return IntervalTable
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
