@@ -82,6 +82,12 @@ CALLS = {
         y, s, n_resamples=50, random_seed=0
     ),
     "compare_classifiers": lambda y, s: bp.compare_classifiers(y, s, s + np.sin(s), random_seed=0),
+    "compare_classifiers_bayes": lambda y, s: bp.compare_classifiers(
+        y, s, s + np.sin(s), method="bayes", random_seed=0
+    ),
+    "compare_classifiers_jackknife_groups": lambda y, s: bp.compare_classifiers(
+        y, s, s + np.sin(s), method="jackknife", groups=np.arange(y.size) // 2
+    ),
     "compare_classifiers_bootstrap": lambda y, s: bp.compare_classifiers(
         y, s, s + np.sin(s), method="bootstrap", n_resamples=50, random_seed=0
     ),

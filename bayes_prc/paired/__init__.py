@@ -62,11 +62,19 @@ from ..exceptions import BayesPRCWarning
 from ..frequentist import paired_replicates
 from ..intervals import IntervalResult
 from ..pool import compare_on_selection
-from ._tests import METRICS, check_metric_method, frequentist_fields
+from ._tests import (
+    METRICS,
+    NEAR_TIE_RANK_CORRELATION,
+    check_metric_method,
+    frequentist_fields,
+    near_tie_sentence,
+    within_class_rank_correlation,
+)
 
 __all__ = [
     "COMPARISON_METHODS",
     "METRICS",
+    "NEAR_TIE_RANK_CORRELATION",
     "BAYES_METHODS",
     "PairedComparison",
     "compare_classifiers",
@@ -78,6 +86,7 @@ COMPARISON_METHODS: tuple[str, ...] = (
     "bayesian_bootstrap",
     "bootstrap",
     "delong",
+    "jackknife",
     "permutation",
 )
 #: Valid values of its ``bayes_method`` argument.
@@ -156,6 +165,7 @@ class PairedComparison(IntervalResult):
         :mod:`bayes_prc.bayes._joint_rank`).
     recommendation : str or None
         Its verdict; a failed check says so, recommends the paired bootstrap and warns.
+        The default method on a near tie (``"jackknife"``): why it was chosen.
     idata : xarray.DataTree or None
         ``"bayes"`` with NUTS only: the ArviZ DataTree of the fit (with ``ap_a``,
         ``ap_b`` and ``ap_difference`` in its posterior group).
@@ -295,8 +305,12 @@ def compare_classifiers(
         means more likely positive.
     metric : {"average_precision", "roc_auc"}, default "average_precision"
         What is compared. ``"roc_auc"`` works with ``"delong"`` and ``"permutation"``.
-    method : {"bayes", "bayesian_bootstrap", "bootstrap", "delong", "permutation"}, optional
-        Default ``"bayes"`` for AP and ``"delong"`` for the ROC AUC.
+    method : {"bayes", "bayesian_bootstrap", "bootstrap", "delong", "jackknife", "permutation"}, optional
+        Default ``"bayes"`` for AP and ``"delong"`` for the ROC AUC; for AP on a near tie
+        (the two classifiers' within-class Spearman correlation at least
+        :data:`NEAR_TIE_RANK_CORRELATION`, e.g. the same learner trained twice, and none
+        of ``groups``, ``recall``, ``rope``, ``priors``, ``transform``, ``model``,
+        ``bayes_method`` given) ``"jackknife"``, and ``recommendation`` says why.
         ``"bayes"``: joint binormal model, bivariate normal (latent) scores per class and
         a Beta prevalence (see ``model``); each draw's marginals are the two
         classifiers' binormal models, whose analytic AP (Brodersen et al. 2010) is
@@ -310,6 +324,13 @@ def compare_classifiers(
         difference of the empirical AUCs over its standard error from the structural
         components' covariance (computed from midranks, Sun & Xu 2014), two-sided
         normal p-value, and the normal interval of the difference.
+        ``"jackknife"`` (AP only): the empirical difference with the paired jackknife
+        standard error (leave one item, or with ``groups`` one cluster, out; both
+        classifiers recomputed on the same items; Quenouille 1956, Efron & Stein 1981):
+        the normal interval ``d +- z se`` and the two-sided p-value of ``d / se``. The
+        calibrated interval for near ties (the same learner trained twice), where the
+        joint model is honest but wide and the bootstrap's percentile interval is
+        off-centre (docs/coverage.md, "Near ties").
         ``"permutation"`` (AP or ROC AUC): the paired permutation test. Each of
         ``n_resamples`` replicates swaps the two classifiers' scores of every item with
         probability 1/2 and recomputes the difference;
@@ -532,9 +553,17 @@ def compare_classifiers(
         elif method in ("bayes", "permutation"):
             raise ValueError(
                 f"method={method!r} does not take `groups`; use 'bootstrap' or "
-                "'bayesian_bootstrap' (whole clusters resampled) or, for the ROC AUC, 'delong'"
+                "'bayesian_bootstrap' (whole clusters resampled), 'jackknife' (whole clusters "
+                "left out) or, for the ROC AUC, 'delong'"
             )
-    if method in ("delong", "permutation"):
+    near_tie = None
+    if method_given is None and method == "bayes" and clusters is None and recall is None:
+        explicit_bayes = rope is not None or priors is not None or transform is not None
+        explicit_bayes |= model != "semiparametric" or bayes_method != "exact"
+        corr = within_class_rank_correlation(is_pos, a, b)
+        if not explicit_bayes and corr >= NEAR_TIE_RANK_CORRELATION:
+            method, near_tie = "jackknife", corr
+    if method in ("delong", "jackknife", "permutation"):
         fields = frequentist_fields(
             ranked_a,
             ranked_b,
@@ -551,6 +580,7 @@ def compare_classifiers(
             method=method,
             n=int(is_pos.size),
             n_pos=int(is_pos.sum()),
+            recommendation=None if near_tie is None else near_tie_sentence(near_tie),
             **fields,
         )
 

@@ -125,6 +125,20 @@ def test_identical_classifiers_resampling_exactly_zero(rng, method):
     assert res.prob_b_better == 0.0 and res.prob_in_rope == 1.0
 
 
+def test_default_on_a_near_tie_is_the_jackknife(rng):
+    """Identical scores are the extreme near tie: the default is the paired jackknife,
+    whose difference is exactly 0 with standard error 0 (every leave-one-out difference
+    is 0), p = 1, and the recommendation says why; a clear difference keeps the joint
+    model."""
+    y, a, b = simulate(rng)
+    res = compare_classifiers(y, a, a.copy(), random_seed=rng)
+    assert res.method == "jackknife" and res.prob_b_better is None
+    assert (res.estimate, res.low, res.high, res.p_value) == (0.0, 0.0, 0.0, 1.0)
+    assert "near tie" in res.recommendation and "method='bayes'" in res.recommendation
+    far = compare_classifiers(y, a, rng.normal(size=y.size) + y, random_seed=rng)
+    assert far.method == "bayes" and far.prob_b_better is not None
+
+
 def test_identical_classifiers_bayes_centred(rng):
     """The posterior is exchangeable in (A, B) when the scores are equal.
 
@@ -133,7 +147,7 @@ def test_identical_classifiers_bayes_centred(rng):
     than a quarter of the width of AP_A's own interval (observed ~0.13 at n = 600).
     """
     y, a, _ = simulate(rng)
-    res = compare_classifiers(y, a, a.copy(), draws=2000, chains=2, random_seed=rng)
+    res = compare_classifiers(y, a, a.copy(), method="bayes", draws=2000, chains=2, random_seed=rng)
     n = res.difference_draws.size
     assert abs(res.prob_b_better - 0.5) < 5 * np.sqrt(0.25 / n)
     assert res.low < 0 < res.high
