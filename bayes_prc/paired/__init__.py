@@ -9,7 +9,7 @@ in three ways:
 * ``"bayes"``: a joint binormal model, bivariate normal (latent) scores per class (the
   correlation of the two classifiers' scores on the same items is a parameter) and a Beta
   prevalence; by default rank-based, each classifier with its own unknown monotone
-  transform (Metz, Wang & Kronman 1984; :mod:`bayes_prc.bayes._joint_rank`). Each
+  transform (Metz, Wang & Kronman 1984; :mod:`bayes_prc.paired._rank`). Each
   posterior draw gives both classifiers' analytic PR curves.
 * ``"bayesian_bootstrap"``: the same Dirichlet weights over items for both classifiers'
   weighted AP (Rubin 1981).
@@ -76,8 +76,11 @@ __all__ = [
     "METRICS",
     "NEAR_TIE_RANK_CORRELATION",
     "BAYES_METHODS",
+    "JointFitCheck",
+    "JointRankPriors",
     "PairedComparison",
     "compare_classifiers",
+    "fit_joint_rank_posterior",
 ]
 
 #: Valid values of the ``method`` argument of :func:`compare_classifiers`.
@@ -162,7 +165,7 @@ class PairedComparison(IntervalResult):
     fit_check : JointFitCheck or None
         ``"bayes"`` with ``model="semiparametric"``: the deviance check of the joint
         model (``statistic``, ``df``, ``p_value``, ``passed``; deterministic, see
-        :mod:`bayes_prc.bayes._joint_rank`).
+        :mod:`bayes_prc.paired._rank`).
     recommendation : str or None
         Its verdict; a failed check says so, recommends the paired bootstrap and warns.
         The default method on a near tie (``"jackknife"``): why it was chosen.
@@ -371,11 +374,11 @@ def compare_classifiers(
         conjugate Normal-Inverse-Wishart prior on standardized scores.
     priors : JointRankPriors, BinormalPriors, dict or None
         ``"bayes"`` only. ``model="semiparametric"``: a
-        :class:`~bayes_prc.bayes.JointRankPriors` (or a dict of its fields).
+        :class:`~bayes_prc.paired.JointRankPriors` (or a dict of its fields).
         ``model="parametric"``: the univariate prior of :func:`bayes_prc.fit_binormal`; the
         Normal-Inverse-Wishart prior built from it has exactly these marginals for each
         classifier (``nu0 = 2 sigma2_alpha + 1``, ``Psi0 = 2 sigma2_beta I``,
-        ``kappa0 = mu_kappa``), see :mod:`bayes_prc.bayes._paired`. Each classifier's
+        ``kappa0 = mu_kappa``), see :mod:`bayes_prc.paired._bivariate`. Each classifier's
         scores are standardized by their own mean and standard deviation unless
         ``location``/``scale`` are set, which then apply to both.
     bayes_method : {"exact", "nuts"}, default "exact"
@@ -601,7 +604,7 @@ def compare_classifiers(
             progressbar=progressbar,
         )
         if model == "semiparametric":
-            from ..bayes import fit_joint_rank_posterior
+            from ._rank_model import fit_joint_rank_posterior
 
             if transform is not None:  # validated (and warned) as for the parametric fit
                 transform_scores(a, transform, "score_a", stacklevel=3)
@@ -612,7 +615,7 @@ def compare_classifiers(
             if not check.passed:
                 warnings.warn(check.verdict, BayesPRCWarning, stacklevel=2)
         else:
-            from ..bayes import fit_paired_posterior
+            from ._bivariate import fit_paired_posterior
 
             fit = fit_paired_posterior(is_pos, a, b, transform=transform, **kw)
         ap_a_d, ap_b_d = fit.ap_a, fit.ap_b
@@ -690,6 +693,16 @@ def compare_classifiers(
 
 
 def __getattr__(name):
+    # the rank-based paired model's names, loaded on first use (its modules import the
+    # Bayesian layer, hence xarray and pandas, which ``import bayes_prc.paired`` does not)
+    if name in ("JointFitCheck", "JointRankPriors"):
+        from . import _rank
+
+        return getattr(_rank, name)
+    if name == "fit_joint_rank_posterior":
+        from ._rank_model import fit_joint_rank_posterior
+
+        return fit_joint_rank_posterior
     # ``METHODS`` was this module's name for COMPARISON_METHODS (it also named the
     # proportion methods in ``intervals``: one name, two meanings); the old name still works.
     if name == "METHODS":

@@ -1,4 +1,4 @@
-"""The joint rank-based model of two classifiers (``bayes_prc.bayes._joint_rank``).
+"""The joint rank-based model of two classifiers (``bayes_prc.paired._rank``).
 
 Independent references: scipy's bivariate normal CDF (``multivariate_normal.cdf``, Genz's
 TVPACK) for the numpy CDF and the cell probabilities, central finite differences for
@@ -16,9 +16,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from bayes_prc.bayes import JointRankPriors, fit_joint_rank_posterior
-from bayes_prc.bayes._bvn import bvn_cdf, bvn_cdf_grad, bvn_cdf_grid
-from bayes_prc.bayes._joint_rank import (
+from bayes_prc.bayes._ordinal import ordinal_categories
+from bayes_prc.binormal import Binormal
+from bayes_prc.exceptions import BayesPRCWarning
+from bayes_prc.paired import JointRankPriors, compare_classifiers, fit_joint_rank_posterior
+from bayes_prc.paired._bvn import bvn_cdf, bvn_cdf_grad, bvn_cdf_grid
+from bayes_prc.paired._rank import (
     _grad,
     _initial_theta,
     _split,
@@ -30,10 +33,6 @@ from bayes_prc.bayes._joint_rank import (
     posterior_mode,
     sample_joint_laplace,
 )
-from bayes_prc.bayes._ordinal import ordinal_categories
-from bayes_prc.binormal import Binormal
-from bayes_prc.exceptions import BayesPRCWarning
-from bayes_prc.paired import compare_classifiers
 
 
 def simulate(rng, n=300, prevalence=0.3, rho=(0.7, 0.5), mu=(1.0, 1.4), sd=(1.0, 1.2)):
@@ -272,7 +271,7 @@ def test_coverage(rng):
 # ------------------------------------------------------------------ NUTS reference
 def test_pytensor_cdf_matches_numpy(rng):
     """Plackett's integral (40 nodes) in PyTensor vs the numpy CDF: 2e-8 for |r| <= 0.95."""
-    from bayes_prc.bayes._joint_rank_model import pt_bvn_cdf
+    from bayes_prc.paired._rank_model import pt_bvn_cdf
 
     h, k = 2 * rng.standard_normal(200), 2 * rng.standard_normal(200)
     r = rng.uniform(-0.95, 0.95, 200)
@@ -283,7 +282,7 @@ def test_pytensor_cdf_matches_numpy(rng):
 @pytest.fixture(scope="module")
 def nuts_pair(request, rng_for):
     """One data set (n = 250), fast sampler (4000 draws) and NUTS (2 x 1000) on it."""
-    from bayes_prc.bayes._joint_rank_model import sample_joint_nuts
+    from bayes_prc.paired._rank_model import sample_joint_nuts
 
     rng = rng_for(f"{request.node.nodeid}::nuts_pair")
     y, a, b = simulate(rng, n=250)

@@ -1,6 +1,6 @@
 r"""The joint rank model of two classifiers: PyMC reference model, NUTS, and the fit.
 
-The model is in :mod:`._joint_rank` (Metz, Wang & Kronman 1984). Here:
+The model is in :mod:`._rank` (Metz, Wang & Kronman 1984). Here:
 
 * :func:`build_joint_rank_model`, the PyMC model of the same prior and likelihood, the
   NUTS reference of the fast sampler. Its bivariate normal CDF is Plackett's (1954)
@@ -27,15 +27,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._joint_rank import (
+from ..bayes import TIED_SCORE_MESSAGE, priors_key, sample_nuts
+from ._bivariate import PairedDraws, PairedFit, check_nuts_diagnostics, correlations, curve_draws
+from ._rank import (
     JointRankPriors,
     joint_categories,
     joint_fit_check,
     sample_joint_laplace,
 )
-from ._model import priors_key, sample_nuts
-from ._paired import PairedDraws, PairedFit, check_nuts_diagnostics, correlations, curve_draws
-from ._tied import TIED_SCORE_MESSAGE
 
 __all__ = [
     "ROC_NAMES",
@@ -95,12 +94,12 @@ def joint_rank_data(data):
 
 
 def build_joint_rank_model(data, priors):
-    """The PyMC joint rank model (see :mod:`._joint_rank`) for ``K_a x K_b`` tables."""
+    """The PyMC joint rank model (see :mod:`._rank`) for ``K_a x K_b`` tables."""
     import pymc as pm
     import pytensor.tensor as pt
     from pymc.distributions.transforms import ordered
 
-    from ._semiparametric import initial_cutpoints
+    from ..bayes import initial_cutpoints
 
     ka, kb = data.shape
     coords = {"cell": np.arange(ka * kb), "cut_a": np.arange(ka - 1), "cut_b": np.arange(kb - 1)}
@@ -193,10 +192,10 @@ def fit_joint_rank_posterior(
 ):
     """Posterior draws of both classifiers' AP (and precision at ``recall``).
 
-    ``bayes_method="exact"`` runs the fast sampler of :mod:`._joint_rank` (its
+    ``bayes_method="exact"`` runs the fast sampler of :mod:`._rank` (its
     ``importance`` diagnostics are returned as ``diagnostics``), ``"nuts"`` PyMC's NUTS
     on :func:`build_joint_rank_model`. Returns a :class:`PairedFit` whose ``fit_check``
-    is the deterministic deviance check (:func:`._joint_rank.joint_fit_check`).
+    is the deterministic deviance check (:func:`._rank.joint_fit_check`).
     """
     priors = JointRankPriors.from_any(priors)
     data = joint_categories(is_pos, score_a, score_b, n_categories)

@@ -1,7 +1,7 @@
 r"""The joint rank-based binormal model of two classifiers scored on the same items.
 
 numpy/scipy only; the PyMC version of the same model (the NUTS reference) is in
-:mod:`._joint_rank_model`.
+:mod:`._rank_model`.
 
 Model. Each classifier's scores are grouped into ordered categories (``K_a`` for A,
 ``K_b`` for B; :func:`._ordinal.ordinal_categories` with class-balanced mass), and the
@@ -76,12 +76,18 @@ from scipy import optimize, stats
 from scipy.special import ndtr
 
 from .._core.display import HTMLReprMixin
+from ..bayes import (
+    KHAT_OK,
+    PriorsBase,
+    adaptive_importance,
+    importance_summary,
+    initial_cutpoints,
+    ordinal_categories,
+    starting_mu,
+    systematic,
+)
 from ..exceptions import ConvergenceWarning
 from ._bvn import bvn_cdf_grad, bvn_cdf_grid
-from ._laplace import KHAT_OK, adaptive_importance, importance_summary, systematic
-from ._ordinal import ordinal_categories
-from ._priors import _Priors
-from ._semiparametric import initial_cutpoints, starting_mu
 
 __all__ = [
     "JointOrdinalData",
@@ -99,7 +105,7 @@ _FIT_CHECK_ALPHA = 0.01
 
 
 @dataclass(frozen=True)
-class JointRankPriors(_Priors):
+class JointRankPriors(PriorsBase):
     """Prior of the joint rank-based model of two classifiers (see the module docstring).
 
     Parameters
