@@ -126,7 +126,7 @@ def coverage_study(
     -------
     xarray.Dataset
         Dim ``interval`` (the interval methods; also the indexed coordinate
-        ``method`` along it, the dim's name before issue 39), with variables ``coverage``, ``coverage_se``
+        ``method`` along it, kept for older code), with variables ``coverage``, ``coverage_se``
         (``sqrt(c (1 - c) / n_valid)``), ``miss_low`` and ``miss_high`` (fractions of
         valid intervals entirely above / below the target), ``mean_width``,
         ``median_width``, ``n_valid`` and ``n_failures`` (exceptions, e.g. a data set

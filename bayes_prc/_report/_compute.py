@@ -118,7 +118,7 @@ def data_seed(r, settings, clusters=None):
     cluster ids and ``settings`` give the same seed, so the parts of the report seeded
     with it (the shown fit and the AP table, hence the headline) do not change with the
     report's ``random_seed``, nor under a strictly increasing transform of the scores (the
-    rank-based results must not move with the score scale: issue 39).
+    rank-based results must not move with the score scale).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-r"""The contaminated binormal (rank-based) model: a precision ceiling below 1 (issue 25).
+r"""The contaminated binormal (rank-based) model: a precision ceiling below 1.
 
 numpy/scipy only: the model, its log posterior and its fast sampler
 (``fit_binormal(model="contaminated")``); the PyMC version of the same model, the NUTS

@@ -458,7 +458,7 @@ def bootstrap_replicates(
     ``sample_weight`` set to the Dirichlet weights) up to floating-point round-off. From
     100 000 items on, AP replicates are drawn as class counts per score bin instead
     (O(bins) per replicate, the same distribution; positives merged into at most 2000
-    bins, see :mod:`bayes_prc.frequentist._aggregate`), so they no longer replay
+    bins, see :mod:`bayes_prc.frequentist._aggregate`), so they do not replay
     :func:`stratified_indices` / :func:`dirichlet_weights`. The
     other estimators call the kernel of :func:`bayes_prc.auc_pr` once per replicate with
     the counts (or weights) as ``sample_weight`` on the pre-sorted data.
