@@ -24,6 +24,14 @@ calls (the pool and contaminated calls on every fifth): every number identical, 
 the demo report identical up to SVG ids and date. About 2 min::
 
     .venv/bin/python benchmarks/compare_revisions.py 6dcc1ac --cases 40 --demo
+
+Measured (the paired models moved into ``paired/``, ``compare/`` split by question;
+2026-11-28): ``--only paired`` against 4248df8 (and 7553c07), 40 data sets: every field
+of ``compare_classifiers`` by its 8 non-NUTS calls and ``mcnemar_test`` identical;
+``--only compare`` against 7553c07, 40 data sets: ``compare_intervals`` (ROC AUC 40/40,
+AP 20/20), ``compare_operating_point`` 40/40, ``compare_bands`` 20/20 identical with
+their ``attrs``; the demo report identical up to SVG ids and date (``--cases 4 --demo``).
+About 10 min each on 2 busy cores.
 """
 
 from __future__ import annotations
