@@ -97,7 +97,6 @@ __all__ = [
     "check_fit_options",
     "fit_from_statistics",
     "fit_score_model",
-    "pool_normal_scores",
     # kernels the subgroup model shares
     "OrdinalData",
     "PriorsBase",
