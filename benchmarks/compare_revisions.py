@@ -13,7 +13,10 @@ Usage::
 
 ``--demo`` also renders the demo report under both revisions and compares the HTML with
 SVG ids, the run date and the version string masked. ``--only subgroups`` runs only the
-``compare_subgroups`` calls. Exit status 1 when anything differs.
+``compare_subgroups`` calls; ``--only paired`` the ``compare_classifiers`` calls by every
+method but NUTS and ``mcnemar_test`` (every field of each result); ``--only compare`` the
+``compare_*`` tables with their ``attrs`` (recommendations). Exit status 1 when anything
+differs.
 
 Measured (issue 26, the tree and vocabulary restructuring): old = 6dcc1ac (the commit
 before the moves) against the working tree after them (2026-11-26), 40 data sets, 20
@@ -21,6 +24,14 @@ calls (the pool and contaminated calls on every fifth): every number identical, 
 the demo report identical up to SVG ids and date. About 2 min::
 
     .venv/bin/python benchmarks/compare_revisions.py 6dcc1ac --cases 40 --demo
+
+Measured (the paired models moved into ``paired/``, ``compare/`` split by question;
+2026-11-28): ``--only paired`` against 4248df8 (and 7553c07), 40 data sets: every field
+of ``compare_classifiers`` by its 8 non-NUTS calls and ``mcnemar_test`` identical;
+``--only compare`` against 7553c07, 40 data sets: ``compare_intervals`` (ROC AUC 40/40,
+AP 20/20), ``compare_operating_point`` 40/40, ``compare_bands`` 20/20 identical with
+their ``attrs``; the demo report identical up to SVG ids and date (``--cases 4 --demo``).
+About 10 min each on 2 busy cores.
 """
 
 from __future__ import annotations
@@ -110,6 +121,100 @@ def emit_subgroups(i, y, s):
     return row
 
 
+def _flat(obj, depth=0):
+    """A JSON-able image of a result: numbers as floats, arrays by digest, text as is."""
+    import dataclasses
+
+    if obj is None or isinstance(obj, (bool, str)):
+        return obj
+    if isinstance(obj, (int, float, np.integer, np.floating)):
+        return float(obj)
+    if isinstance(obj, np.ndarray):
+        return _digest(obj) if obj.dtype.kind in "fiub" else list(map(str, obj.ravel()))
+    if depth > 4:
+        return type(obj).__name__
+    if isinstance(obj, dict):
+        return [[str(k), _flat(v, depth + 1)] for k, v in sorted(obj.items(), key=str)]
+    if isinstance(obj, (tuple, list)):
+        return [_flat(v, depth + 1) for v in obj]
+    if dataclasses.is_dataclass(obj):
+        return [
+            [f.name, _flat(getattr(obj, f.name), depth + 1)]
+            for f in dataclasses.fields(obj)
+            if f.name != "idata"
+        ]
+    if hasattr(obj, "data_vars"):  # an xarray Dataset: every variable by digest, the attrs
+        return [
+            [k, _digest(obj[k].values) if obj[k].dtype.kind in "fiub" else str(obj[k].values)]
+            for k in sorted(obj.data_vars)
+        ] + [_flat(dict(obj.attrs), depth + 1)]
+    if hasattr(obj, "select_dtypes"):  # a DataFrame: numbers by digest, text, the attrs
+        numbers = obj.select_dtypes("number").to_numpy(dtype=float)
+        text = obj.select_dtypes(exclude="number").astype(str).to_numpy().ravel()
+        return [_digest(numbers), list(map(str, obj.index)), list(text)] + [
+            _flat(dict(obj.attrs), depth + 1)
+        ]
+    return type(obj).__name__
+
+
+def emit_paired(i, y, s, s2):
+    """``compare_classifiers`` by every method but NUTS (every field of the result, draws by
+    digest) and ``mcnemar_test``."""
+    import bayes_prc as bp
+
+    level = _level(bp.compare_classifiers)
+    row = {}
+    for metric in ("average_precision", "roc_auc"):
+        methods = ["permutation"]
+        methods += (
+            ["delong"]
+            if metric == "roc_auc"
+            else ["bayes", "bayesian_bootstrap", "bootstrap", "jackknife"]
+        )
+        for m in methods:
+            res = bp.compare_classifiers(
+                y, s, s2, metric=metric, method=m, n_resamples=200, random_seed=20 + i, **level
+            )
+            row[f"compare_classifiers_{metric}_{m}"] = _flat(res)
+    res = bp.compare_classifiers(
+        y,
+        s,
+        s2,
+        method="bayes",
+        model="parametric",
+        recall=0.5,
+        rope=(-0.01, 0.01),
+        random_seed=30 + i,
+        **level,
+    )
+    row["compare_classifiers_parametric"] = _flat(res)
+    thr = float(np.median(s))
+    row["mcnemar_test"] = _flat(bp.mcnemar_test(y, s, s2, thr, thr + 0.1))
+    return row
+
+
+def emit_compare(i, y, s):
+    """The ``compare_*`` tables and the recommendations (every value, ``attrs`` included);
+    the AP table and the bands on every other case."""
+    import bayes_prc as bp
+
+    row = {}
+    row["compare_intervals_roc_auc"] = _flat(
+        bp.compare_intervals(y, s, metric="roc_auc", n_resamples=100, random_seed=5, ci_prob=0.9)
+    )
+    row["compare_operating_point"] = _flat(
+        bp.compare_operating_point(y, s, n_resamples=100, random_seed=6, ci_prob=0.9)
+    )
+    if i % 2 == 0:
+        row["compare_intervals_ap"] = _flat(
+            bp.compare_intervals(y, s, n_resamples=100, random_seed=5, ci_prob=0.9)
+        )
+        row["compare_bands"] = _flat(
+            bp.compare_bands(y, s, n_resamples=100, random_seed=7, ci_prob=0.9)
+        )
+    return row
+
+
 def emit(n_cases, only=None):
     import bayes_prc as bp
 
@@ -118,6 +223,12 @@ def emit(n_cases, only=None):
     for i, y, s, s2 in _cases(n_cases):
         if only == "subgroups":
             out[str(i)] = emit_subgroups(i, y, s)
+            continue
+        if only == "paired":
+            out[str(i)] = emit_paired(i, y, s, s2)
+            continue
+        if only == "compare":
+            out[str(i)] = emit_compare(i, y, s)
             continue
         row = {}
         row["ap"] = float(bp.average_precision_score(y, s))
@@ -243,7 +354,11 @@ def main(argv=None):
     parser.add_argument("old")
     parser.add_argument("--cases", type=int, default=40)
     parser.add_argument("--demo", action="store_true")
-    parser.add_argument("--only", choices=["subgroups"], help="run only the calls of one concept")
+    parser.add_argument(
+        "--only",
+        choices=["subgroups", "paired", "compare"],
+        help="run only the calls of one concept",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "old"

@@ -72,6 +72,13 @@ MODULE_LAYERS: dict[str, int] = {
     "pool._model": 3,
     "pool._posterior": 3,
     "pool._pair_model": 3,
+    # paired: the bivariate normal kernel and the permutation test (numpy/scipy), the
+    # two paired models (bivariate binormal on scores, rank-based) and the PyMC one (lazily)
+    "paired._bvn": 2,
+    "paired._permutation": 2,
+    "paired._bivariate": 3,
+    "paired._rank": 3,
+    "paired._rank_model": 3,
 }
 TOP = 7  # the package face bayes_prc/__init__.py
 

@@ -43,6 +43,10 @@ def _callables():
             seen.add(id(obj))
             if inspect.isclass(obj):
                 for meth_name, meth in inspect.getmembers(obj):
+                    # pandas' own methods (``level=`` of ``DataFrame.add``) are not ours:
+                    # a public DataFrame subclass is scanned for what it adds.
+                    if str(getattr(meth, "__module__", "")).startswith("pandas"):
+                        continue
                     if callable(meth) and (
                         meth_name == "__init__" or not meth_name.startswith("_")
                     ):

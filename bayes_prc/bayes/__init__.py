@@ -1,19 +1,17 @@
 """The Bayesian binormal model: priors, PyMC model, exact conjugate posterior, results.
 
-Only the model modules (``_model``, ``_paired``, ``_score_models``, ``_joint_rank_model``)
-import PyMC, and only inside the functions that build or sample a model;
-``method="exact"`` needs numpy, scipy, xarray and ArviZ.
+Only the model modules (``_model``, ``_score_models``) import PyMC, and only inside the
+functions that build or sample a model; ``method="exact"`` needs numpy, scipy, xarray and
+ArviZ.
 """
 
 # (the shared sampler kernels, _common, _idata, _laplace, _model, _priors: also for the pool)
-from ._common import DEFAULT_RECALL, check_unit_grid
+from ._common import DEFAULT_RECALL, check_unit_grid, convergence_diagnostics, warn_if_unreliable
 from ._contaminated import ContaminatedPriors
 from ._fit import AUTO_METHOD, check_fit_options, fit_binormal, fit_from_statistics
 from ._fitcheck import FitCheck, fit_check
 from ._flexible import FlexiblePriors
 from ._idata import SAMPLE_DIMS
-from ._joint_rank import JointFitCheck, JointRankPriors
-from ._joint_rank_model import fit_joint_rank_posterior
 from ._laplace import (
     KHAT_OK,
     adaptive_importance,
@@ -42,7 +40,6 @@ from ._ordinal import (
 )
 from ._ordinal import _ratio_terms as ratio_terms
 from ._ordinal import _weighted as count_weighted
-from ._paired import fit_paired_posterior
 from ._posterior import BinormalPosterior
 
 # the base of the posterior results of the layers above (importable, not documented here)
@@ -70,7 +67,7 @@ from ._summaries import (
     precision_one_reach,
     reach_precision_one,
 )
-from ._tied import discrete_ap_draws, discrete_values
+from ._tied import TIED_SCORE_MESSAGE, discrete_ap_draws, discrete_values
 
 __all__ = [
     "BinormalPosterior",
@@ -78,9 +75,6 @@ __all__ = [
     "FitCheck",
     "ContaminatedPriors",
     "FlexiblePriors",
-    "JointFitCheck",
-    "JointRankPriors",
-    "fit_joint_rank_posterior",
     "SemiparametricPriors",
     "fit_check",
     "averaged_pr_band",
@@ -95,13 +89,14 @@ __all__ = [
     "discrete_values",
     "fit_binormal_ovr",
     # helpers of the layers above (criticism, paired, pool, scale, _dispatch)
+    "TIED_SCORE_MESSAGE",
+    "convergence_diagnostics",
+    "warn_if_unreliable",
     "AUTO_METHOD",
     "ClassStats",
     "check_fit_options",
     "fit_from_statistics",
-    "fit_paired_posterior",
     "fit_score_model",
-    "pool_normal_scores",
     # kernels the subgroup model shares
     "OrdinalData",
     "PriorsBase",

@@ -12,7 +12,7 @@ __all__ = ["IntervalTable"]
 class IntervalTable(RecommendationTableMixin, pd.DataFrame):
     """A :class:`pandas.DataFrame` of intervals that shows its recommendation.
 
-    Returned by :func:`compare_intervals`: the same rows, columns, values and ``attrs``
+    Returned by :func:`compare_intervals` and :func:`bayes_prc.pool.pool_intervals`: the same rows, columns, values and ``attrs``
     as a plain DataFrame (every pandas operation works, and its results are tables of
     this class while they keep the recommended row); displayed in a notebook, the table
     has a caption naming ``attrs["recommended"]`` and why (``attrs["recommendation"]``),

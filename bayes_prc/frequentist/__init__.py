@@ -39,6 +39,7 @@ from ._joint import (
     pr_joint_region,
     pr_joint_regions,
 )
+from ._mcnemar import MCNEMAR_EXACT_BELOW, McNemarResult, mcnemar_test
 from ._operating_point import (
     OPERATING_POINT_METHODS,
     OPERATING_POINT_METRICS,
@@ -48,7 +49,6 @@ from ._operating_point import (
     operating_point_interval,
     precision_at_k_interval,
 )
-from ._paired_tests import MCNEMAR_EXACT_BELOW, McNemarResult, mcnemar_test, paired_permutation_test
 
 # the proportion intervals: public path bayes_prc.intervals (`name as name`: importable here)
 from ._proportion import PROPORTION_METHODS as PROPORTION_METHODS
@@ -124,7 +124,6 @@ __all__ = [
     "frozen_float_array",
     "multinomial_rows",
     "paired_delong_test",
-    "paired_permutation_test",
     "paired_replicates",
     "model_replicates",
     "bootstrap_p_values",

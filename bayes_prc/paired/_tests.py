@@ -3,7 +3,7 @@
 ``method="delong"`` (ROC AUC), ``method="jackknife"`` (AP) and ``method="permutation"``
 (ROC AUC or AP) give a p-value of the null hypothesis that the two classifiers are
 equally good, instead of draws of the difference; this module turns the kernels of
-:mod:`bayes_prc.frequentist._roc_auc` and :mod:`bayes_prc.frequentist._paired_tests` into
+:mod:`bayes_prc.frequentist` (DeLong) and :mod:`._permutation` into
 the fields of :class:`bayes_prc.paired.PairedComparison`.
 """
 
@@ -16,7 +16,8 @@ from scipy.stats import rankdata
 from .._core import plain
 from ..bootstrap import jackknife_values
 from ..empirical import Ranked, average_precision_score
-from ..frequentist import delong_components, paired_delong_test, paired_permutation_test
+from ..frequentist import delong_components, paired_delong_test
+from ._permutation import paired_permutation_test
 
 __all__ = [
     "FREQUENTIST_METHODS",

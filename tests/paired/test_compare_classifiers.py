@@ -1,4 +1,4 @@
-"""Paired comparison of two classifiers (``bayes_prc.paired``, ``bayes_prc.bayes._paired``).
+"""Paired comparison of two classifiers (``bayes_prc.paired``, ``bayes_prc.paired._bivariate``).
 
 References are independent of the code under test: scikit-learn's AP on explicit
 resample indices / Dirichlet weights, the conjugate Normal-Inverse-Wishart formulas
@@ -17,15 +17,15 @@ from sklearn.metrics import precision_recall_curve as sk_prc
 
 import bayes_prc as bp
 from bayes_prc.bayes import BinormalPriors
-from bayes_prc.bayes._paired import (
+from bayes_prc.bayes._priors import conjugate_parameters, sufficient_statistics
+from bayes_prc.paired import PairedComparison, compare_classifiers
+from bayes_prc.paired._bivariate import (
     NIWPrior,
     build_model,
     paired_sufficient_statistics,
     sample_exact_posterior,
     standardize_pair,
 )
-from bayes_prc.bayes._priors import conjugate_parameters, sufficient_statistics
-from bayes_prc.paired import PairedComparison, compare_classifiers
 
 METHODS = ("bayes", "bayesian_bootstrap", "bootstrap")
 FAST = {"n_resamples": 300, "draws": 500}  # small but enough for the stated checks

@@ -1,7 +1,7 @@
 r"""The joint rank-based binormal model of two classifiers scored on the same items.
 
 numpy/scipy only; the PyMC version of the same model (the NUTS reference) is in
-:mod:`._joint_rank_model`.
+:mod:`._rank_model`.
 
 Model. Each classifier's scores are grouped into ordered categories (``K_a`` for A,
 ``K_b`` for B; :func:`._ordinal.ordinal_categories` with class-balanced mass), and the
@@ -76,22 +76,28 @@ from scipy import optimize, stats
 from scipy.special import ndtr
 
 from .._core.display import HTMLReprMixin
+from ..bayes import (
+    KHAT_OK,
+    PriorsBase,
+    adaptive_importance,
+    importance_summary,
+    initial_cutpoints,
+    ordinal_categories,
+    starting_mu,
+    systematic,
+)
 from ..exceptions import ConvergenceWarning
 from ._bvn import bvn_cdf_grad, bvn_cdf_grid
-from ._laplace import KHAT_OK, adaptive_importance, importance_summary, systematic
-from ._ordinal import ordinal_categories
-from ._priors import _Priors
-from ._semiparametric import initial_cutpoints, starting_mu
 
 __all__ = [
-    "JointOrdinalData",
+    "PairedOrdinalData",
     "JointRankPriors",
     "cell_log_probs",
-    "default_joint_categories",
-    "joint_categories",
-    "joint_fit_check",
-    "joint_log_posterior",
-    "sample_joint_laplace",
+    "default_paired_categories",
+    "paired_categories",
+    "paired_fit_check",
+    "paired_log_posterior",
+    "sample_paired_laplace",
 ]
 
 _FIT_CHECK_CATEGORIES = 4
@@ -99,7 +105,7 @@ _FIT_CHECK_ALPHA = 0.01
 
 
 @dataclass(frozen=True)
-class JointRankPriors(_Priors):
+class JointRankPriors(PriorsBase):
     """Prior of the joint rank-based model of two classifiers (see the module docstring).
 
     Parameters
@@ -127,7 +133,7 @@ class JointRankPriors(_Priors):
 
 # ------------------------------------------------------------------------ data
 @dataclass(frozen=True, eq=False)
-class JointOrdinalData:
+class PairedOrdinalData:
     """Both classifiers' ordered categories and the per-class cross tables.
 
     Attributes
@@ -147,7 +153,7 @@ class JointOrdinalData:
         return self.counts.shape[1:]
 
 
-def default_joint_categories(n_pos, n_neg):
+def default_paired_categories(n_pos, n_neg):
     """``clip(round(2 sqrt(min(n_pos, n_neg))), 6, 12)`` categories per classifier.
 
     The univariate model's rule (:func:`._ordinal.default_max_categories`) capped at 12
@@ -166,21 +172,21 @@ def _category_of(data, score):
     return np.searchsorted(data.score_low, score, side="right") - 1
 
 
-def joint_categories(is_pos, score_a, score_b, n_categories=None):
+def paired_categories(is_pos, score_a, score_b, n_categories=None):
     """Group both classifiers' scores and cross-classify the items per class.
 
     Only the order of each classifier's scores matters (the categories follow ranks), so
     the tables are invariant to an increasing transform of either classifier's scores.
     """
     n_pos = int(is_pos.sum())
-    k = n_categories or default_joint_categories(n_pos, is_pos.size - n_pos)
+    k = n_categories or default_paired_categories(n_pos, is_pos.size - n_pos)
     data_a = ordinal_categories(is_pos, score_a, k)
     data_b = ordinal_categories(is_pos, score_b, k)
     ia, ib = _category_of(data_a, score_a), _category_of(data_b, score_b)
     ka, kb = data_a.n_categories, data_b.n_categories
     counts = np.zeros((2, ka, kb), dtype=np.int64)
     np.add.at(counts, (is_pos.astype(np.int64), ia, ib), 1)
-    return JointOrdinalData(counts=counts, data_a=data_a, data_b=data_b)
+    return PairedOrdinalData(counts=counts, data_a=data_a, data_b=data_b)
 
 
 # ------------------------------------------------------------------------ likelihood
@@ -247,7 +253,7 @@ def _log_prior(c, d, roc, priors):
     )
 
 
-def joint_log_posterior(theta, counts, priors, chunk=500):
+def paired_log_posterior(theta, counts, priors, chunk=500):
     """Unnormalized log posterior of unconstrained rows ``theta`` (S, D), prevalence aside.
 
     Evaluated ``chunk`` rows at a time (memory: ``chunk * K_a * K_b * 20`` floats).
@@ -381,12 +387,12 @@ def _roc_draws(x, counts):
     }
 
 
-def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
+def sample_paired_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
     """Posterior draws of the joint rank model: Laplace + Student-t importance sampling.
 
     Parameters
     ----------
-    data : JointOrdinalData
+    data : PairedOrdinalData
     priors : JointRankPriors
     draws, chains : int
     rng : numpy.random.Generator
@@ -412,7 +418,7 @@ def sample_joint_laplace(data, priors, *, draws, chains, rng, n_proposals=None):
     mode, _ = posterior_mode(counts, priors)
     x, lw, khat, adaptations = adaptive_importance(
         rng,
-        lambda t: joint_log_posterior(t, counts, priors),
+        lambda t: paired_log_posterior(t, counts, priors),
         mode,
         neg_hessian(mode, counts, priors),
         m,
@@ -487,14 +493,14 @@ class JointFitCheck(HTMLReprMixin):
         return self.significance_level
 
 
-def joint_fit_check(is_pos, score_a, score_b, priors, significance_level=_FIT_CHECK_ALPHA):
+def paired_fit_check(is_pos, score_a, score_b, priors, significance_level=_FIT_CHECK_ALPHA):
     """Likelihood-ratio (deviance) check of the joint rank model against the saturated model.
 
     Returns
     -------
     JointFitCheck
     """
-    coarse = joint_categories(is_pos, score_a, score_b, _FIT_CHECK_CATEGORIES)
+    coarse = paired_categories(is_pos, score_a, score_b, _FIT_CHECK_CATEGORIES)
     counts = coarse.counts
     ka, kb = coarse.shape
     df = 2 * (ka * kb - 1) - (ka - 1) - (kb - 1) - 6

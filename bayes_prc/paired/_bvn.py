@@ -116,7 +116,7 @@ def bvn_cdf(h, k, r):
 
     Examples
     --------
-    >>> from bayes_prc.bayes._bvn import bvn_cdf
+    >>> from bayes_prc.paired._bvn import bvn_cdf
     >>> print(f"{bvn_cdf(0.0, 0.0, 0.5):.6f}")  # 1/4 + asin(1/2) / (2 pi) = 1/3
     0.333333
     """

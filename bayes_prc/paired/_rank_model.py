@@ -1,8 +1,8 @@
 r"""The joint rank model of two classifiers: PyMC reference model, NUTS, and the fit.
 
-The model is in :mod:`._joint_rank` (Metz, Wang & Kronman 1984). Here:
+The model is in :mod:`._rank` (Metz, Wang & Kronman 1984). Here:
 
-* :func:`build_joint_rank_model`, the PyMC model of the same prior and likelihood, the
+* :func:`build_paired_rank_model`, the PyMC model of the same prior and likelihood, the
   NUTS reference of the fast sampler. Its bivariate normal CDF is Plackett's (1954)
   integral over the correlation, ``Phi2(h, k; r) = Phi(h) Phi(k) + (1 / 2 pi)
   int_0^{asin r} exp(-(h^2 + k^2 - 2 h k sin t) / (2 cos^2 t)) dt``, by a 40-point
@@ -27,23 +27,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._joint_rank import (
+from ..bayes import TIED_SCORE_MESSAGE, priors_key, sample_nuts
+from ._bivariate import PairedDraws, PairedFit, check_nuts_diagnostics, correlations, curve_draws
+from ._rank import (
     JointRankPriors,
-    joint_categories,
-    joint_fit_check,
-    sample_joint_laplace,
+    paired_categories,
+    paired_fit_check,
+    sample_paired_laplace,
 )
-from ._model import priors_key, sample_nuts
-from ._paired import PairedDraws, PairedFit, check_nuts_diagnostics, correlations, curve_draws
-from ._tied import TIED_SCORE_MESSAGE
 
 __all__ = [
     "ROC_NAMES",
-    "build_joint_rank_model",
+    "build_paired_rank_model",
     "fit_joint_rank_posterior",
-    "joint_rank_data",
+    "paired_rank_data",
     "pt_bvn_cdf",
-    "sample_joint_nuts",
+    "sample_paired_nuts",
 ]
 
 #: The model's scalar parameters (besides the prevalence and the cutpoints).
@@ -83,8 +82,8 @@ def _pt_cell_probs(h, k, r):
     return pt.clip(p.flatten(), 1e-300, 1.0)
 
 
-def joint_rank_data(data):
-    """The data containers of :func:`build_joint_rank_model` for :class:`JointOrdinalData`."""
+def paired_rank_data(data):
+    """The data containers of :func:`build_paired_rank_model` for :class:`PairedOrdinalData`."""
     counts = np.asarray(data.counts, dtype=np.int64)
     return {
         "n_neg": np.int64(counts[0].sum()),
@@ -94,18 +93,18 @@ def joint_rank_data(data):
     }
 
 
-def build_joint_rank_model(data, priors):
-    """The PyMC joint rank model (see :mod:`._joint_rank`) for ``K_a x K_b`` tables."""
+def build_paired_rank_model(data, priors):
+    """The PyMC joint rank model (see :mod:`._rank`) for ``K_a x K_b`` tables."""
     import pymc as pm
     import pytensor.tensor as pt
     from pymc.distributions.transforms import ordered
 
-    from ._semiparametric import initial_cutpoints
+    from ..bayes import initial_cutpoints
 
     ka, kb = data.shape
     coords = {"cell": np.arange(ka * kb), "cut_a": np.arange(ka - 1), "cut_b": np.arange(kb - 1)}
     with pm.Model(coords=coords) as model:
-        d = {name: pm.Data(name, value) for name, value in joint_rank_data(data).items()}
+        d = {name: pm.Data(name, value) for name, value in paired_rank_data(data).items()}
         prevalence = pm.Beta("prevalence", priors.prevalence_alpha, priors.prevalence_beta)
         mu_a = pm.Normal("mu_a", 0.0, priors.mu_sd)
         sigma_a = pm.LogNormal("sigma_a", 0.0, priors.log_sigma_sd)
@@ -153,11 +152,11 @@ def build_joint_rank_model(data, priors):
     return model
 
 
-def sample_joint_nuts(data, priors, **kwargs):
-    """NUTS draws of :func:`build_joint_rank_model`, compiled once per table shape and prior."""
-    key = ("joint_rank", tuple(data.shape), priors_key(priors))
+def sample_paired_nuts(data, priors, **kwargs):
+    """NUTS draws of :func:`build_paired_rank_model`, compiled once per table shape and prior."""
+    key = ("paired_rank", tuple(data.shape), priors_key(priors))
     return sample_nuts(
-        key, lambda: build_joint_rank_model(data, priors), joint_rank_data(data), **kwargs
+        key, lambda: build_paired_rank_model(data, priors), paired_rank_data(data), **kwargs
     )
 
 
@@ -193,22 +192,22 @@ def fit_joint_rank_posterior(
 ):
     """Posterior draws of both classifiers' AP (and precision at ``recall``).
 
-    ``bayes_method="exact"`` runs the fast sampler of :mod:`._joint_rank` (its
+    ``bayes_method="exact"`` runs the fast sampler of :mod:`._rank` (its
     ``importance`` diagnostics are returned as ``diagnostics``), ``"nuts"`` PyMC's NUTS
-    on :func:`build_joint_rank_model`. Returns a :class:`PairedFit` whose ``fit_check``
-    is the deterministic deviance check (:func:`._joint_rank.joint_fit_check`).
+    on :func:`build_paired_rank_model`. Returns a :class:`PairedFit` whose ``fit_check``
+    is the deterministic deviance check (:func:`._rank.paired_fit_check`).
     """
     priors = JointRankPriors.from_any(priors)
-    data = joint_categories(is_pos, score_a, score_b, n_categories)
+    data = paired_categories(is_pos, score_a, score_b, n_categories)
     for name, d in (("score_a", data.data_a), ("score_b", data.data_b)):
         if d.n_categories < 2:  # no cutpoint: the classifier's ROC is not identified
             raise ValueError(TIED_SCORE_MESSAGE.format(name=name))
     idata = None
     if bayes_method == "exact":
-        out = sample_joint_laplace(data, priors, draws=draws, chains=chains, rng=rng)
+        out = sample_paired_laplace(data, priors, draws=draws, chains=chains, rng=rng)
         diagnostics = {k: v for k, v in out["importance"].items() if k != "mode"}
     else:
-        idata = sample_joint_nuts(
+        idata = sample_paired_nuts(
             data,
             priors,
             rng=rng,
@@ -235,6 +234,6 @@ def fit_joint_rank_posterior(
         stats=(data,),
         idata=idata,
         diagnostics=diagnostics,
-        fit_check=joint_fit_check(is_pos, score_a, score_b, priors),
+        fit_check=paired_fit_check(is_pos, score_a, score_b, priors),
         **extra,
     )

@@ -72,10 +72,8 @@ import numpy as np
 from scipy import stats
 
 from .._core.transforms import location_scale, transform_scores
+from ..bayes import TIED_SCORE_MESSAGE, convergence_diagnostics, sample_nuts, warn_if_unreliable
 from ..binormal import Binormal
-from ._common import convergence_diagnostics, warn_if_unreliable
-from ._model import sample_nuts
-from ._tied import TIED_SCORE_MESSAGE
 
 __all__ = [
     "NIWPrior",
@@ -149,7 +147,7 @@ def paired_sufficient_statistics(z, is_pos):
     Examples
     --------
     >>> import numpy as np
-    >>> from bayes_prc.bayes._paired import paired_sufficient_statistics
+    >>> from bayes_prc.paired._bivariate import paired_sufficient_statistics
     >>> z = np.array([[0.0, 1.0], [2.0, 1.0], [1.0, 3.0], [3.0, 5.0]])
     >>> neg, pos = paired_sufficient_statistics(z, np.array([False, False, True, True]))
     >>> pos.n, pos.mean.tolist(), pos.scatter.tolist()
@@ -232,7 +230,7 @@ class PairedFit:
     length ``chains * draws``; ``correlation`` of shape (n_draws, 2) (neg, pos); the
     standardization ``locations`` and ``scales``; the sufficient statistics ``stats``;
     for NUTS the ``idata`` (AP draws added to its posterior group) and ``diagnostics``;
-    the joint rank model (:mod:`._joint_rank_model`) adds its ``fit_check``.
+    the joint rank model (:mod:`._rank_model`) adds its ``fit_check``.
     """
 
     ap_a: np.ndarray
@@ -498,7 +496,7 @@ def fit_paired_posterior(
     Inputs are validated arrays (``is_pos`` boolean, finite scores). Returns a
     :class:`PairedFit`.
     """
-    from ._priors import BinormalPriors
+    from ..bayes import BinormalPriors
 
     priors = BinormalPriors.from_any(priors)
     t_a = transform_scores(score_a, transform, "score_a")

@@ -1,4 +1,4 @@
-"""The joint rank-based model of two classifiers (``bayes_prc.bayes._joint_rank``).
+"""The joint rank-based model of two classifiers (``bayes_prc.paired._rank``).
 
 Independent references: scipy's bivariate normal CDF (``multivariate_normal.cdf``, Genz's
 TVPACK) for the numpy CDF and the cell probabilities, central finite differences for
@@ -16,24 +16,23 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from bayes_prc.bayes import JointRankPriors, fit_joint_rank_posterior
-from bayes_prc.bayes._bvn import bvn_cdf, bvn_cdf_grad, bvn_cdf_grid
-from bayes_prc.bayes._joint_rank import (
+from bayes_prc.bayes._ordinal import ordinal_categories
+from bayes_prc.binormal import Binormal
+from bayes_prc.exceptions import BayesPRCWarning
+from bayes_prc.paired import JointRankPriors, compare_classifiers, fit_joint_rank_posterior
+from bayes_prc.paired._bvn import bvn_cdf, bvn_cdf_grad, bvn_cdf_grid
+from bayes_prc.paired._rank import (
     _grad,
     _initial_theta,
     _split,
     _standardized,
     cell_log_probs,
-    joint_categories,
-    joint_fit_check,
-    joint_log_posterior,
+    paired_categories,
+    paired_fit_check,
+    paired_log_posterior,
     posterior_mode,
-    sample_joint_laplace,
+    sample_paired_laplace,
 )
-from bayes_prc.bayes._ordinal import ordinal_categories
-from bayes_prc.binormal import Binormal
-from bayes_prc.exceptions import BayesPRCWarning
-from bayes_prc.paired import compare_classifiers
 
 
 def simulate(rng, n=300, prevalence=0.3, rho=(0.7, 0.5), mu=(1.0, 1.4), sd=(1.0, 1.2)):
@@ -86,7 +85,7 @@ def test_bvn_cdf_derivatives_match_finite_differences(rng):
 def test_tables_margins_are_each_classifiers_categories(rng):
     y, a, b = simulate(rng)
     is_pos = y.astype(bool)
-    data = joint_categories(is_pos, a, b, 9)
+    data = paired_categories(is_pos, a, b, 9)
     assert data.counts.sum() == y.size and data.counts[1].sum() == y.sum()
     np.testing.assert_array_equal(data.counts.sum(axis=2), ordinal_categories(is_pos, a, 9).counts)
     np.testing.assert_array_equal(data.counts.sum(axis=1), ordinal_categories(is_pos, b, 9).counts)
@@ -107,17 +106,17 @@ def test_cell_probabilities_sum_to_one_and_match_scipy(rng):
 
 def test_log_posterior_gradient_matches_finite_differences(rng):
     y, a, b = simulate(rng)
-    counts = joint_categories(y.astype(bool), a, b, 7).counts
+    counts = paired_categories(y.astype(bool), a, b, 7).counts
     priors = JointRankPriors()
     theta0 = _initial_theta(counts, priors)  # (K_a - 1) + (K_b - 1) cutpoints + 6
     theta = theta0 + 0.1 * rng.standard_normal(theta0.size)
     value, grad = _grad(theta[None], counts, priors)
-    assert value[0] == pytest.approx(joint_log_posterior(theta, counts, priors)[0], abs=1e-9)
+    assert value[0] == pytest.approx(paired_log_posterior(theta, counts, priors)[0], abs=1e-9)
     e = 1e-6
     eye = np.eye(theta.size) * e
     fd = (
-        joint_log_posterior(theta + eye, counts, priors)
-        - joint_log_posterior(theta - eye, counts, priors)
+        paired_log_posterior(theta + eye, counts, priors)
+        - paired_log_posterior(theta - eye, counts, priors)
     ) / (2 * e)
     np.testing.assert_allclose(grad[0], fd, rtol=1e-5, atol=1e-5)
 
@@ -125,7 +124,7 @@ def test_log_posterior_gradient_matches_finite_differences(rng):
 def test_mode_recovers_the_population_parameters():
     """n = 4000 (fixed seed 11, a deterministic data set): mu, log sigma, rho within 0.1."""
     y, a, b = simulate(np.random.default_rng(11), n=4000)
-    counts = joint_categories(y.astype(bool), np.exp(a), b**3, 12).counts
+    counts = paired_categories(y.astype(bool), np.exp(a), b**3, 12).counts
     mode, _ = posterior_mode(counts, JointRankPriors())
     roc = _split(mode[None], 12, 12)[2][0]
     truth = [1.0, 0.0, 1.4, np.log(1.2), np.arctanh(0.7), np.arctanh(0.5)]
@@ -162,8 +161,8 @@ def test_draws_are_the_binormal_ap_of_each_classifier(rng):
         rng=np.random.default_rng(4),
         recall=0.4,
     )
-    out = sample_joint_laplace(
-        joint_categories(is_pos, a, b),
+    out = sample_paired_laplace(
+        paired_categories(is_pos, a, b),
         JointRankPriors(),
         draws=50,
         chains=1,
@@ -189,8 +188,8 @@ def test_fit_check_is_the_deviance_against_the_saturated_model():
     """G2 from scipy's multinomial log-pmfs at the coarse tables' mode (fixed seed 3)."""
     y, a, b = simulate(np.random.default_rng(3), n=400)
     priors = JointRankPriors()
-    check = joint_fit_check(y.astype(bool), a, b, priors)
-    counts = joint_categories(y.astype(bool), a, b, 4).counts
+    check = paired_fit_check(y.astype(bool), a, b, priors)
+    counts = paired_categories(y.astype(bool), a, b, 4).counts
     mode, _ = posterior_mode(counts, priors)
     g2 = 0.0
     for cls, (h, k, r) in enumerate(_standardized(*_split(mode[None], 4, 4)[:3])):
@@ -208,7 +207,7 @@ def test_fit_check_without_degrees_of_freedom_is_inconclusive_and_says_why(rng):
     """Two-valued scores: 2x2 tables leave df < 1; the grade and reason say so."""
     y, a, b = simulate(rng, n=300)
     a, b = (a > np.median(a)).astype(float), (b > np.median(b)).astype(float)
-    check = joint_fit_check(y.astype(bool), a, b, JointRankPriors())
+    check = paired_fit_check(y.astype(bool), a, b, JointRankPriors())
     assert check.df < 1 and np.isnan(check.p_value) and check.passed
     assert check.grade == "inconclusive" and "too few distinct scores" in check.reason
 
@@ -272,7 +271,7 @@ def test_coverage(rng):
 # ------------------------------------------------------------------ NUTS reference
 def test_pytensor_cdf_matches_numpy(rng):
     """Plackett's integral (40 nodes) in PyTensor vs the numpy CDF: 2e-8 for |r| <= 0.95."""
-    from bayes_prc.bayes._joint_rank_model import pt_bvn_cdf
+    from bayes_prc.paired._rank_model import pt_bvn_cdf
 
     h, k = 2 * rng.standard_normal(200), 2 * rng.standard_normal(200)
     r = rng.uniform(-0.95, 0.95, 200)
@@ -283,14 +282,14 @@ def test_pytensor_cdf_matches_numpy(rng):
 @pytest.fixture(scope="module")
 def nuts_pair(request, rng_for):
     """One data set (n = 250), fast sampler (4000 draws) and NUTS (2 x 1000) on it."""
-    from bayes_prc.bayes._joint_rank_model import sample_joint_nuts
+    from bayes_prc.paired._rank_model import sample_paired_nuts
 
     rng = rng_for(f"{request.node.nodeid}::nuts_pair")
     y, a, b = simulate(rng, n=250)
-    data = joint_categories(y.astype(bool), a, b, 8)
+    data = paired_categories(y.astype(bool), a, b, 8)
     priors = JointRankPriors()
-    fast = sample_joint_laplace(data, priors, draws=1000, chains=4, rng=rng)
-    idata = sample_joint_nuts(
+    fast = sample_paired_laplace(data, priors, draws=1000, chains=4, rng=rng)
+    idata = sample_paired_nuts(
         data,
         priors,
         rng=rng,
