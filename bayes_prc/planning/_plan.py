@@ -65,10 +65,10 @@ from .._core import (
     check_probability,
     check_random_state,
     plain,
-    validate_binary_inputs,
 )
 from .._core.display import HTMLReprMixin, html_table
 from ..binormal import Binormal
+from ..empirical import as_ranked
 from ..intervals import logit_interval
 
 __all__ = [
@@ -376,7 +376,7 @@ def _check_pilot(pilot):
             f"{type(pilot).__name__}"
         )
     y, s = pilot
-    ranked = validate_binary_inputs(y, s)
+    ranked = as_ranked(y, s)
     n_pos = int(ranked.is_pos.sum())
     n = int(ranked.is_pos.size)
     if n_pos < 2 or n - n_pos < 2:
@@ -459,7 +459,7 @@ def _pilot_draws(ranked, size, rng):
     AP draws and the Jeffreys posterior of the prevalence."""
     from ..bayes import fit_binormal
 
-    fit = fit_binormal(ranked.is_pos.astype(np.int64), ranked.y_score, random_seed=rng)
+    fit = fit_binormal(ranked, None, random_seed=rng)
     ap = np.asarray(fit.average_precision()).reshape(-1)
     n, k = ranked.is_pos.size, int(ranked.is_pos.sum())
     pi = rng.beta(k + 0.5, n - k + 0.5, size=size)
@@ -625,7 +625,9 @@ def plan_test_set(
         ap_draws, pi_draws = _pilot_draws(pilot, n_simulations, rng)
         ok = ap_draws > pi_draws
         ap_draws = np.clip(ap_draws, pi_draws + 1e-3, 1.0 - 1e-6)
-        seps = np.array([binormal_separation(a, p) for a, p in zip(ap_draws, pi_draws)])
+        seps = np.array(
+            [binormal_separation(a, p) for a, p in zip(ap_draws, pi_draws, strict=True)]
+        )
         expected, prevalence = float(np.median(ap_draws)), float(np.median(pi_draws))
         separation = float(np.median(seps))
         note = (
