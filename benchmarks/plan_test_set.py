@@ -16,14 +16,15 @@ simulated afresh (other seeds) with :meth:`bayes_prc.binormal.Binormal.sample` (
 ``ratio``
     Width of the recommended AP interval (``compare_intervals``' recommended row, the
     rank-based Bayesian ETI) over the logit interval's on the same test sets, at the
-    planned n of a few settings: mean ratio and its MC se (sd / sqrt(R)).
+    planned n of a few settings: mean ratio and its MC se (sd / sqrt(R)), beside the
+    plan's ``calibration`` (the simulated spread of logit AP over Boyd's se).
 ``width``
     The acceptance grid: widths 0.05, 0.1, 0.2 x prevalences 0.01, 0.05, 0.3 x AP 0.3,
     0.6, 0.9 (AP above the prevalence). At ``assurance=0.5``: median width at the planned
     n over the target (MC se by the binomial interval of the median's rank); at
     ``assurance=0.8``: the share of widths at or below the target (MC se
-    sqrt(p (1 - p) / R)). The width is the logit interval's times
-    ``RECOMMENDED_WIDTH_RATIO`` (what the planner predicts for the recommended interval).
+    sqrt(p (1 - p) / R)). The width is the logit interval's with its se times the plan's
+    ``calibration`` (what the planner predicts for the recommended interval).
 ``recommended``
     The same with the recommended interval itself (``compare_intervals``) on the
     settings whose planned n is at most 25 000 items (the Bayesian fits take 0.3-3 s).
@@ -59,8 +60,8 @@ import numpy as np  # noqa: E402
 
 from bayes_prc.binormal import Binormal  # noqa: E402
 from bayes_prc.frequentist import ap_interval  # noqa: E402
+from bayes_prc.intervals import logit_interval  # noqa: E402
 from bayes_prc.planning import (  # noqa: E402
-    RECOMMENDED_WIDTH_RATIO,
     binormal_separation,
     plan_test_set,
 )
@@ -84,9 +85,13 @@ def sample(n, pi, ap, rng):
             return y, s
 
 
-def logit_width(y, s):
+def logit_width(y, s, calibration=1.0):
+    """Width of the logit AP interval with its se times ``calibration`` (the plan's)."""
     r = ap_interval(y, s, method="logit")
-    return r.high - r.low
+    if calibration == 1.0:
+        return r.high - r.low
+    c = logit_interval(r.estimate, r.n_positives / calibration**2)
+    return c.high - c.low
 
 
 def recommended_widths(y, s, seed):
@@ -110,7 +115,7 @@ def run_ratio(args):
     settings = [(0.1, 0.05, 0.6), (0.2, 0.05, 0.3), (0.2, 0.3, 0.6), (0.1, 0.3, 0.9),
                 (0.2, 0.01, 0.9), (0.1, 0.3, 0.6), (0.05, 0.3, 0.9)]  # fmt: skip
     rng = np.random.default_rng(args.seed)
-    print("width  prev  AP   n      mean(rec/logit)  se     rows")
+    print("width  prev  AP   n      mean(rec/logit)  se     calibration  rows")
     for w, pi, ap in settings:
         plan = plan_test_set(expected=ap, prevalence=pi, width=w, assurance=0.5,
                              random_seed=args.seed, n_simulations=200)  # fmt: skip
@@ -122,7 +127,8 @@ def run_ratio(args):
             rows.add(row)
         ratios = np.array(ratios)
         print(f"{w:<5}  {pi:<4}  {ap:<3}  {plan.n:<6} {ratios.mean():.3f}            "
-              f"{ratios.std(ddof=1) / math.sqrt(ratios.size):.3f}  {sorted(rows)}")  # fmt: skip
+              f"{ratios.std(ddof=1) / math.sqrt(ratios.size):.3f}  {plan.calibration:.3f}"
+              f"        {sorted(rows)}", flush=True)  # fmt: skip
 
 
 def run_width(args):
@@ -133,9 +139,11 @@ def run_width(args):
             t = time.time()
             plan = plan_test_set(expected=ap, prevalence=pi, width=w, assurance=assurance,
                                  random_seed=args.seed)  # fmt: skip
-            widths = (
-                np.array([logit_width(*sample(plan.n, pi, ap, rng)) for _ in range(args.n_check)])
-                * RECOMMENDED_WIDTH_RATIO
+            widths = np.array(
+                [
+                    logit_width(*sample(plan.n, pi, ap, rng), plan.calibration)
+                    for _ in range(args.n_check)
+                ]
             )
             share = float(np.mean(widths <= w))
             print(
@@ -199,10 +207,13 @@ def run_clusters(args):
             for _ in range(args.n_check):
                 y, s, g = clustered_sample(plan.n, m, icc, pi, d, rng)
                 r = ap_interval(y, s, method="logit", groups=g)
-                widths.append(r.high - r.low)
+                c = logit_interval(
+                    r.estimate, r.n_positives / r.design_effect / plan.calibration**2
+                )
+                widths.append(c.high - c.low)
                 ap_cl.append(r.estimate)
                 ap_iid.append(average_precision_score(*sample(plan.n, pi, ap, rng)))
-            widths = np.array(widths) * RECOMMENDED_WIDTH_RATIO
+            widths = np.array(widths)
             deff = np.var(ap_cl, ddof=1) / np.var(ap_iid, ddof=1)
             deff_se = deff * math.sqrt(4 / (args.n_check - 1))
             share = float(np.mean(widths <= w))
@@ -251,8 +262,9 @@ def run_events(args):
         plan = plan_test_set(expected=ap, prevalence=pi, width=w, assurance=0.5,
                              random_seed=args.seed, n_simulations=200)  # fmt: skip
         n100 = int(math.ceil(100 / pi))
-        widths = np.array([logit_width(*sample(n100, pi, ap, rng)) for _ in range(args.n_check)])
-        widths = widths * RECOMMENDED_WIDTH_RATIO
+        widths = np.array(
+            [logit_width(*sample(n100, pi, ap, rng), plan.calibration) for _ in range(args.n_check)]
+        )
         print(
             f"{w:<5}  {pi:<4}  {ap:<3}  {plan.n:<10} {plan.positives:<11.0f}   {n100}, "
             f"{np.median(widths):.3f} ({median_se(widths):.3f})",

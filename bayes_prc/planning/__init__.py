@@ -8,9 +8,9 @@ answer and the table behind it (:class:`bayes_prc.plotting.PlanDisplay` draws it
 """
 
 from ._plan import (
+    CALIBRATION_SETS,
     MAX_PLANNED_ITEMS,
     PLAN_METRICS,
-    RECOMMENDED_WIDTH_RATIO,
     SampleSizePlan,
     binormal_separation,
     plan_test_set,
@@ -19,7 +19,7 @@ from ._plan import (
 __all__ = [
     "MAX_PLANNED_ITEMS",
     "PLAN_METRICS",
-    "RECOMMENDED_WIDTH_RATIO",
+    "CALIBRATION_SETS",
     "SampleSizePlan",
     "binormal_separation",
     "plan_test_set",

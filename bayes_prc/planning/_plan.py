@@ -7,12 +7,19 @@ modelled as equal-variance binormal (:class:`bayes_prc.binormal.Binormal`: posit
 quadrature AP). For each candidate size ``n`` a few hundred test sets are simulated and
 the interval that would be reported is computed on each:
 
-- ``width``: Boyd et al.'s logit AP interval (:func:`bayes_prc.intervals.logit_interval`
-  with the empirical AP and the number of positives), multiplied by
-  :data:`RECOMMENDED_WIDTH_RATIO`, the measured ratio of the recommended interval's
-  width (the rank-based Bayesian ETI of :func:`bayes_prc.compare_intervals`) to the logit
-  interval's (``docs/planning.md``). The width quantile at ``assurance`` must reach the
-  target.
+- ``width``: the width of the recommended AP interval (the rank-based Bayesian ETI of
+  :func:`bayes_prc.compare_intervals`) is predicted by Boyd et al.'s logit AP interval
+  (:func:`bayes_prc.intervals.logit_interval` with the empirical AP and the number of
+  positives) with its logit-scale standard error :math:`1/\sqrt{n_+ a (1 - a)}`
+  multiplied by a calibration factor :math:`c`: the simulated sampling spread of
+  :math:`\operatorname{logit}(\widehat{AP})` over that binomial approximation (the
+  median over the sets), measured on ``10 * n_simulations`` extra simulated sets at the
+  size planned without it (:func:`bayes_prc.intervals.logit_interval` with
+  ``n = n_+ / c^2``). The Bayesian interval covers near its level, so its width follows
+  the AP's true spread; the binomial approximation is close at moderate AP
+  (:math:`c` about 1.02) and too wide at high AP (:math:`c` about 0.8 at AP 0.9,
+  prevalence 0.3). ``docs/planning.md`` compares the prediction with the Bayesian
+  interval's widths. The width quantile at ``assurance`` must reach the target.
 - ``difference``: two classifiers whose latent scores are bivariate normal with
   within-class correlation ``correlation``; the paired jackknife interval of
   ``AP_B - AP_A`` (:func:`bayes_prc.compare_classifiers` with ``method="jackknife"``);
@@ -73,7 +80,7 @@ from ..intervals import logit_interval
 
 __all__ = [
     "PLAN_METRICS",
-    "RECOMMENDED_WIDTH_RATIO",
+    "CALIBRATION_SETS",
     "MAX_PLANNED_ITEMS",
     "SampleSizePlan",
     "binormal_separation",
@@ -83,10 +90,8 @@ __all__ = [
 #: Values of ``metric`` in :func:`plan_test_set`.
 PLAN_METRICS = ("average_precision",)
 
-#: Width of the recommended AP interval (the rank-based Bayesian ETI of
-#: :func:`bayes_prc.compare_intervals`) over the logit interval's, on the same test sets
-#: (measured in ``benchmarks/plan_test_set.py``; ``docs/planning.md``).
-RECOMMENDED_WIDTH_RATIO = 1.0
+#: Extra simulated sets (times ``n_simulations``) measuring the calibration factor.
+CALIBRATION_SETS = 10
 
 #: The search stops (with an error) beyond this many items.
 MAX_PLANNED_ITEMS = 100_000_000
@@ -195,8 +200,8 @@ def _ap_one_set(pos_seed, neg_seed, n_pos, n_neg, separation, scale):
     return _ap_of_counts(n_pos, np.cumsum(counts[:-1]))
 
 
-def _simulate_ap_widths(n, streams, prevalence, separation, ci_prob, *, scale=1.0):
-    """Empirical AP, positives and logit-interval width of simulated test sets of ``n``.
+def _simulate_ap(n, streams, prevalence, separation, *, scale=1.0):
+    """Empirical AP and positives of simulated binormal test sets of ``n`` items.
 
     ``streams`` holds the replicates' common random numbers; ``separation`` and
     ``prevalence`` may be arrays (one value per replicate, the pilot mode) or floats;
@@ -204,8 +209,8 @@ def _simulate_ap_widths(n, streams, prevalence, separation, ci_prob, *, scale=1.
 
     Returns
     -------
-    (ndarray, ndarray, ndarray)
-        AP estimates, positives and widths, each of shape ``(n_simulations,)``.
+    (ndarray, ndarray)
+        AP estimates and positives, each of shape ``(n_simulations,)``.
     """
     size = streams.u.size
     pi = np.broadcast_to(np.asarray(prevalence, dtype=np.float64), (size,))
@@ -219,9 +224,20 @@ def _simulate_ap_widths(n, streams, prevalence, separation, ci_prob, *, scale=1.
             for r in range(size)
         ]
     )  # fmt: skip
-    ap = np.clip(ap, 0.0, 1.0)
-    res = logit_interval(ap, n_pos, confidence_level=ci_prob)
-    return ap, n_pos, np.asarray(res.high) - np.asarray(res.low)
+    return np.clip(ap, 0.0, 1.0), n_pos
+
+
+def _calibration(ap, n_pos):
+    """Spread of logit(AP) over simulated sets / the median of Boyd's logit-scale se."""
+    p = (n_pos * ap + 0.5) / (n_pos + 1.0)  # Haldane: finite at AP = 1
+    boyd = 1.0 / np.sqrt(n_pos * p * (1.0 - p))
+    return float(np.std(special.logit(p), ddof=1) / np.median(boyd))
+
+
+def _widths(ap, n_pos, ci_prob, calibration):
+    """Widths of the logit AP interval with its se multiplied by ``calibration``."""
+    res = logit_interval(ap, n_pos / calibration**2, confidence_level=ci_prob)
+    return np.asarray(res.high) - np.asarray(res.low)
 
 
 def _paired_set(streams, r, n, n_pos, separations, correlation):
@@ -295,8 +311,9 @@ class SampleSizePlan(HTMLReprMixin):
         Binormal separation of ``expected`` (:func:`binormal_separation`).
     interval : str
         The simulated interval.
-    width_ratio : float
-        Recommended-interval width over the simulated interval's (applied to widths).
+    calibration : float or None
+        Factor on the logit interval's logit-scale standard error (width target; the
+        module docstring): the simulated spread of logit(AP) over Boyd's approximation.
     n_simulations : int
         Simulated test sets per candidate ``n``.
     note : str
@@ -327,7 +344,7 @@ class SampleSizePlan(HTMLReprMixin):
     design_effect: float
     separation: float
     interval: str
-    width_ratio: float
+    calibration: float | None
     n_simulations: int
     note: str
     table: object = field(repr=False, compare=False)
@@ -529,9 +546,9 @@ def plan_test_set(
     ``expected`` at ``prevalence`` (:func:`binormal_separation`), ``n_simulations``
     test sets per candidate ``n`` with common random numbers across ``n``, and the
     smallest ``n`` meeting the target is found by bisection on ``log n`` (to 1%). The
-    width is that of the logit AP interval (Boyd et al. 2013) times
-    :data:`RECOMMENDED_WIDTH_RATIO` (the measured ratio of
-    :func:`bayes_prc.compare_intervals`' recommended interval to it); the power is that
+    width is that of the logit AP interval (Boyd et al. 2013) with its standard error
+    calibrated to the simulated spread of the AP (``calibration``), which predicts the
+    width of :func:`bayes_prc.compare_intervals`' recommended interval; the power is that
     of the paired jackknife interval of :func:`bayes_prc.compare_classifiers`. See the
     module :mod:`bayes_prc.planning` for the simulation and ``docs/planning.md`` for the
     measured accuracy of the plans.
@@ -643,20 +660,34 @@ def plan_test_set(
     streams = _Streams(rng, n_simulations)
     q = assurance
 
+    calibration = None
+    n_min = max(10, int(math.ceil(2.0 / float(np.min(sim_pi)))))
     if width is not None:
-        interval = f"logit AP interval x {RECOMMENDED_WIDTH_RATIO:.3g}"
+        cal_streams = _Streams(rng, CALIBRATION_SETS * n_simulations)
 
-        def evaluate(n_eff):
-            _, _, w = _simulate_ap_widths(n_eff, streams, sim_pi, sim_sep, ci_prob)
-            w = w * RECOMMENDED_WIDTH_RATIO
-            assured = float(np.quantile(w, q))
-            row = {
-                "median_width": float(np.median(w)),
-                "assured_width": assured,
-                "assured_width_se": _quantile_se(w, q),
-            }
-            return assured <= width, row
+        def make_evaluate(c):
+            def evaluate(n_eff):
+                ap, k = _simulate_ap(n_eff, streams, sim_pi, sim_sep)
+                w = _widths(ap, k, ci_prob, c)
+                assured = float(np.quantile(w, q))
+                row = {
+                    "median_width": float(np.median(w)),
+                    "assured_width": assured,
+                    "assured_width_se": _quantile_se(w, q),
+                }
+                return assured <= width, row
 
+            return evaluate
+
+        # the calibration factor at the size planned with Boyd's se (at the pilot's
+        # median AP and prevalence: the spread of one test set, not of the guesses)
+        n_first, _ = _search(make_evaluate(1.0), n_min)
+        calibration = _calibration(*_simulate_ap(n_first, cal_streams, prevalence, separation))
+        evaluate = make_evaluate(calibration)
+        interval = (
+            f"logit AP interval, its se x {calibration:.3g} (the simulated spread of "
+            "logit AP over Boyd's binomial approximation)"
+        )
         achieved_key, se_key = "assured_width", "assured_width_se"
     else:
         sep_b = binormal_separation(expected + difference, prevalence)
@@ -677,7 +708,6 @@ def plan_test_set(
 
         achieved_key, se_key = "power", "power_se"
 
-    n_min = max(10, int(math.ceil(2.0 / float(np.min(sim_pi)))))
     n_eff, rows = _search(evaluate, n_min)
     table = _table(rows, deff, cluster_size, prevalence)
     n = _clustered_n(n_eff, deff, cluster_size)
@@ -690,6 +720,7 @@ def plan_test_set(
         assurance=assurance,
         recommended_n=n,
         design_effect=deff,
+        calibration=calibration,
     )
     return SampleSizePlan(
         n=n,
@@ -711,7 +742,7 @@ def plan_test_set(
         design_effect=deff,
         separation=separation,
         interval=interval,
-        width_ratio=RECOMMENDED_WIDTH_RATIO if width is not None else 1.0,
+        calibration=calibration,
         n_simulations=n_simulations,
         note=note,
         table=table,
