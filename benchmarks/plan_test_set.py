@@ -112,13 +112,26 @@ def median_se(values):
 
 
 def run_ratio(args):
-    settings = [(0.1, 0.05, 0.6), (0.2, 0.05, 0.3), (0.2, 0.3, 0.6), (0.1, 0.3, 0.9),
-                (0.2, 0.01, 0.9), (0.1, 0.3, 0.6), (0.05, 0.3, 0.9)]  # fmt: skip
+    settings = [
+        (0.1, 0.05, 0.6),
+        (0.2, 0.05, 0.3),
+        (0.2, 0.3, 0.6),
+        (0.1, 0.3, 0.9),
+        (0.2, 0.01, 0.9),
+        (0.1, 0.3, 0.6),
+        (0.05, 0.3, 0.9),
+    ]
     rng = np.random.default_rng(args.seed)
     print("width  prev  AP   n      mean(rec/logit)  se     calibration  rows")
     for w, pi, ap in settings:
-        plan = plan_test_set(expected=ap, prevalence=pi, width=w, assurance=0.5,
-                             random_seed=args.seed, n_simulations=200)  # fmt: skip
+        plan = plan_test_set(
+            expected=ap,
+            prevalence=pi,
+            width=w,
+            assurance=0.5,
+            random_seed=args.seed,
+            n_simulations=200,
+        )
         ratios, rows = [], set()
         for r in range(args.n_rep):
             y, s = sample(plan.n, pi, ap, rng)
@@ -126,9 +139,12 @@ def run_ratio(args):
             ratios.append(rec / logit)
             rows.add(row)
         ratios = np.array(ratios)
-        print(f"{w:<5}  {pi:<4}  {ap:<3}  {plan.n:<6} {ratios.mean():.3f}            "
-              f"{ratios.std(ddof=1) / math.sqrt(ratios.size):.3f}  {plan.calibration:.3f}"
-              f"        {sorted(rows)}", flush=True)  # fmt: skip
+        print(
+            f"{w:<5}  {pi:<4}  {ap:<3}  {plan.n:<6} {ratios.mean():.3f}            "
+            f"{ratios.std(ddof=1) / math.sqrt(ratios.size):.3f}  {plan.calibration:.3f}"
+            f"        {sorted(rows)}",
+            flush=True,
+        )
 
 
 def run_width(args):
@@ -137,8 +153,9 @@ def run_width(args):
     for assurance in (0.5, 0.8):
         for w, pi, ap in grid():
             t = time.time()
-            plan = plan_test_set(expected=ap, prevalence=pi, width=w, assurance=assurance,
-                                 random_seed=args.seed)  # fmt: skip
+            plan = plan_test_set(
+                expected=ap, prevalence=pi, width=w, assurance=assurance, random_seed=args.seed
+            )
             widths = np.array(
                 [
                     logit_width(*sample(plan.n, pi, ap, rng), plan.calibration)
@@ -160,8 +177,14 @@ def run_recommended(args):
     print("assur  width  prev  AP   n      median/target (se)   share<=target (se)  rows")
     for assurance in (0.5, 0.8):
         for w, pi, ap in grid():
-            plan = plan_test_set(expected=ap, prevalence=pi, width=w, assurance=assurance,
-                                 random_seed=args.seed, n_simulations=200)  # fmt: skip
+            plan = plan_test_set(
+                expected=ap,
+                prevalence=pi,
+                width=w,
+                assurance=assurance,
+                random_seed=args.seed,
+                n_simulations=200,
+            )
             if plan.n > args.max_n:
                 continue
             out = [recommended_widths(*sample(plan.n, pi, ap, rng), r) for r in range(args.n_check)]
@@ -195,13 +218,25 @@ def run_clusters(args):
 
     rng = np.random.default_rng(args.seed + 3)
     m, icc = 5, 0.1
-    settings = [(0.2, 0.3, 0.6), (0.2, 0.3, 0.9), (0.2, 0.05, 0.6), (0.1, 0.3, 0.9),
-                (0.2, 0.05, 0.3)]  # fmt: skip
+    settings = [
+        (0.2, 0.3, 0.6),
+        (0.2, 0.3, 0.9),
+        (0.2, 0.05, 0.6),
+        (0.1, 0.3, 0.9),
+        (0.2, 0.05, 0.3),
+    ]
     print("assur  width  prev  AP   n     deff_AP (se)  median/target (se)  share<=target (se)")
     for assurance in (0.5, 0.8):
         for w, pi, ap in settings:
-            plan = plan_test_set(expected=ap, prevalence=pi, width=w, assurance=assurance,
-                                 cluster_size=m, icc=icc, random_seed=args.seed)  # fmt: skip
+            plan = plan_test_set(
+                expected=ap,
+                prevalence=pi,
+                width=w,
+                assurance=assurance,
+                cluster_size=m,
+                icc=icc,
+                random_seed=args.seed,
+            )
             d = plan.separation
             widths, ap_cl, ap_iid = [], [], []
             for _ in range(args.n_check):
@@ -229,13 +264,25 @@ def run_power(args):
     from bayes_prc.paired import compare_classifiers
 
     rng = np.random.default_rng(args.seed + 4)
-    settings = [(0.6, 0.05, 0.05, 0.7), (0.3, 0.05, 0.1, 0.5), (0.8, 0.3, 0.05, 0.8),
-                (0.6, 0.3, -0.1, 0.3), (0.5, 0.01, 0.1, 0.7)]  # fmt: skip
+    settings = [
+        (0.6, 0.05, 0.05, 0.7),
+        (0.3, 0.05, 0.1, 0.5),
+        (0.8, 0.3, 0.05, 0.8),
+        (0.6, 0.3, -0.1, 0.3),
+        (0.5, 0.01, 0.1, 0.7),
+    ]
     print("AP_A  prev  diff   rho  n       planned power (se)  simulated power (se)  [s]")
     for ap, pi, diff, rho in settings:
         t = time.time()
-        plan = plan_test_set(expected=ap, prevalence=pi, difference=diff, correlation=rho,
-                             assurance=0.8, random_seed=args.seed, n_simulations=args.n_plan)  # fmt: skip
+        plan = plan_test_set(
+            expected=ap,
+            prevalence=pi,
+            difference=diff,
+            correlation=rho,
+            assurance=0.8,
+            random_seed=args.seed,
+            n_simulations=args.n_plan,
+        )
         da, db = plan.separation, binormal_separation(ap + diff, pi)
         cov = np.array([[1.0, rho], [rho, 1.0]])
         hits = []
@@ -259,8 +306,14 @@ def run_events(args):
     rng = np.random.default_rng(args.seed + 5)
     print("width  prev  AP   planned n  planned pos   100 events: n, median width (se)")
     for w, pi, ap in grid():
-        plan = plan_test_set(expected=ap, prevalence=pi, width=w, assurance=0.5,
-                             random_seed=args.seed, n_simulations=200)  # fmt: skip
+        plan = plan_test_set(
+            expected=ap,
+            prevalence=pi,
+            width=w,
+            assurance=0.5,
+            random_seed=args.seed,
+            n_simulations=200,
+        )
         n100 = int(math.ceil(100 / pi))
         widths = np.array(
             [logit_width(*sample(n100, pi, ap, rng), plan.calibration) for _ in range(args.n_check)]
@@ -274,8 +327,9 @@ def run_events(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("study", choices=["ratio", "width", "recommended", "clusters", "power",
-                                          "events"])  # fmt: skip
+    parser.add_argument(
+        "study", choices=["ratio", "width", "recommended", "clusters", "power", "events"]
+    )
     parser.add_argument("--n-rep", type=int, default=30)
     parser.add_argument("--n-check", type=int, default=400)
     parser.add_argument("--n-plan", type=int, default=400)

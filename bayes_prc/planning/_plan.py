@@ -219,11 +219,12 @@ def _simulate_ap(n, streams, prevalence, separation, *, scale=1.0):
     n_pos = streams.n_positives(n, pi, 1)
     ap = np.array(
         [
-            _ap_one_set(streams.pos_seeds[r], streams.neg_seeds[r], n_pos[r], n - n_pos[r],
-                        sep[r], sc[r])
+            _ap_one_set(
+                streams.pos_seeds[r], streams.neg_seeds[r], n_pos[r], n - n_pos[r], sep[r], sc[r]
+            )
             for r in range(size)
         ]
-    )  # fmt: skip
+    )
     return np.clip(ap, 0.0, 1.0), n_pos
 
 
@@ -404,9 +405,19 @@ def _check_pilot(pilot):
 
 
 def _plan_iv(
-    metric, expected, prevalence, width, difference, ci_prob, assurance, correlation,
-    cluster_size, icc, n_simulations, pilot,
-):  # fmt: skip
+    metric,
+    expected,
+    prevalence,
+    width,
+    difference,
+    ci_prob,
+    assurance,
+    correlation,
+    cluster_size,
+    icc,
+    n_simulations,
+    pilot,
+):
     metric = check_choice(metric, "metric", PLAN_METRICS)
     if (width is None) == (difference is None):
         raise ValueError(
@@ -462,9 +473,19 @@ def _plan_iv(
                 f"prevalence {prevalence:.4g} and 1; got {expected + difference:.4g}"
             )
     return (
-        metric, expected, prevalence, width, difference, ci_prob, assurance, correlation,
-        cluster_size, icc, n_simulations, pilot,
-    )  # fmt: skip
+        metric,
+        expected,
+        prevalence,
+        width,
+        difference,
+        ci_prob,
+        assurance,
+        correlation,
+        cluster_size,
+        icc,
+        n_simulations,
+        pilot,
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -627,12 +648,32 @@ def plan_test_set(
     ['n', 'positives', 'effective_n', 'median_width']
     """
     (
-        metric, expected, prevalence, width, difference, ci_prob, assurance, correlation,
-        cluster_size, icc, n_simulations, pilot,
+        metric,
+        expected,
+        prevalence,
+        width,
+        difference,
+        ci_prob,
+        assurance,
+        correlation,
+        cluster_size,
+        icc,
+        n_simulations,
+        pilot,
     ) = _plan_iv(
-        metric, expected, prevalence, width, difference, ci_prob, assurance, correlation,
-        cluster_size, icc, n_simulations, pilot,
-    )  # fmt: skip
+        metric,
+        expected,
+        prevalence,
+        width,
+        difference,
+        ci_prob,
+        assurance,
+        correlation,
+        cluster_size,
+        icc,
+        n_simulations,
+        pilot,
+    )
     rng = check_random_state(random_seed)
     deff = 1.0 + (cluster_size - 1) * icc
     note = ""
@@ -695,9 +736,14 @@ def plan_test_set(
 
         def evaluate(n_eff):
             hit, _, w = _simulate_power(
-                n_eff, streams, prevalence, (separation, sep_b), correlation, ci_prob,
+                n_eff,
+                streams,
+                prevalence,
+                (separation, sep_b),
+                correlation,
+                ci_prob,
                 np.sign(difference),
-            )  # fmt: skip
+            )
             power = float(hit.mean())
             row = {
                 "power": power,

@@ -135,9 +135,17 @@ class PlanDisplay(DisplayMixin):
     """
 
     def __init__(
-        self, n, value, *, target, goal, median=None, recommended=None, assurance=None,
+        self,
+        n,
+        value,
+        *,
+        target,
+        goal,
+        median=None,
+        recommended=None,
+        assurance=None,
         ci_prob=None,
-    ):  # fmt: skip
+    ):
         if target not in ("width", "difference"):
             raise ValueError(f"`target` must be 'width' or 'difference'; got {target!r}")
         self.n = float_1d(n, "n")

@@ -82,9 +82,13 @@ def test_median_width_at_the_planned_n_is_on_target(rng):
     # Monte Carlo error of both medians is about 1% here, the search's resolution 1%
     pi, ap, width = 0.1, 0.6, 0.15
     plan = plan_test_set(
-        expected=ap, prevalence=pi, width=width, assurance=0.5, n_simulations=200,
+        expected=ap,
+        prevalence=pi,
+        width=width,
+        assurance=0.5,
+        n_simulations=200,
         random_seed=rng,
-    )  # fmt: skip
+    )
     assert isinstance(plan, SampleSizePlan)
     d = binormal_separation(ap, pi)
     widths = []
@@ -110,9 +114,13 @@ def test_recommended_interval_width_at_the_planned_n(rng):
 
     pi, ap, width = 0.3, 0.9, 0.1
     plan = plan_test_set(
-        expected=ap, prevalence=pi, width=width, assurance=0.5, n_simulations=200,
+        expected=ap,
+        prevalence=pi,
+        width=width,
+        assurance=0.5,
+        n_simulations=200,
         random_seed=rng,
-    )  # fmt: skip
+    )
     assert 0.7 < plan.calibration < 0.9
     d = binormal_separation(ap, pi)
     widths = []
@@ -129,9 +137,13 @@ def test_assurance_quantile_is_reached(rng):
     # share ~0.035; tolerance 0.15, about 4 se)
     pi, ap, width = 0.3, 0.8, 0.1
     plan = plan_test_set(
-        expected=ap, prevalence=pi, width=width, assurance=0.8, n_simulations=300,
+        expected=ap,
+        prevalence=pi,
+        width=width,
+        assurance=0.8,
+        n_simulations=300,
         random_seed=rng,
-    )  # fmt: skip
+    )
     d = binormal_separation(ap, pi)
     widths = []
     for _ in range(300):
@@ -162,9 +174,13 @@ def test_power_matches_simulation(rng):
     # compare_classifiers' paired jackknife): combined MC se ~0.04; tolerance 4 se
     ap, pi, diff, rho = 0.6, 0.2, 0.1, 0.6
     plan = plan_test_set(
-        expected=ap, prevalence=pi, difference=diff, correlation=rho, n_simulations=150,
+        expected=ap,
+        prevalence=pi,
+        difference=diff,
+        correlation=rho,
+        n_simulations=150,
         random_seed=rng,
-    )  # fmt: skip
+    )
     assert plan.target == "difference"
     assert plan.achieved >= 0.8
     da, db = binormal_separation(ap, pi), binormal_separation(ap + diff, pi)
