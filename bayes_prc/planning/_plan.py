@@ -307,7 +307,7 @@ class SampleSizePlan(HTMLReprMixin):
     cluster_size : int
     icc : float
     design_effect : float
-        ``1 + (cluster_size - 1) * icc``.
+        ``1 + (cluster_size - 1) * icc``, or the ``design_effect`` given.
     separation : float
         Binormal separation of ``expected`` (:func:`binormal_separation`).
     interval : str
@@ -552,6 +552,7 @@ def plan_test_set(
     random_seed=None,
     n_simulations=400,
     pilot=None,
+    design_effect=None,
 ):
     r"""How many labelled items a test set needs, by simulation.
 
@@ -610,6 +611,10 @@ def plan_test_set(
         (:func:`bayes_prc.fit_binormal`) and its prevalence from the Jeffreys posterior
         of the pilot's prevalence, so the plan carries the pilot's uncertainty (an
         assurance in O'Hagan & Stevens' sense). ``width`` targets only.
+    design_effect : float, optional
+        The AP's design effect (>= 1) of a clustered test set when it is known, e.g.
+        ``ap_interval(y, s, groups=g).design_effect`` of a pilot or an earlier test set
+        with the same clusters; replaces ``1 + (cluster_size - 1) * icc`` (give ``icc`` 0).
 
     Returns
     -------
@@ -676,6 +681,17 @@ def plan_test_set(
     )
     rng = check_random_state(random_seed)
     deff = 1.0 + (cluster_size - 1) * icc
+    if design_effect is not None:
+        design_effect = _real(design_effect, "design_effect")
+        if design_effect < 1.0:
+            raise ValueError(f"`design_effect` must be at least 1; got {plain(design_effect)}")
+        if icc > 0.0:
+            raise ValueError(
+                "give `icc` (the design effect is then 1 + (cluster_size - 1) icc) or "
+                f"`design_effect`, not both; got icc={plain(icc)}, "
+                f"design_effect={plain(design_effect)}"
+            )
+        deff = design_effect
     note = ""
     if pilot is not None:
         if difference is not None:

@@ -164,6 +164,9 @@ def test_design_effect_inflates_n(rng):
     assert clustered.table["effective_n"].tolist() == base.table["effective_n"].tolist()
     assert clustered.n == math.ceil(base.n * deff / 5) * 5
     assert clustered.n_clusters == clustered.n // 5
+    # a design effect given (measured on earlier data) is used as Kish's is
+    given = plan_test_set(**kw, cluster_size=5, design_effect=deff)
+    assert given.n == clustered.n
     # icc = 0: whole clusters of the unclustered size
     none = plan_test_set(**kw, cluster_size=5, icc=0.0)
     assert none.n == math.ceil(base.n / 5) * 5
@@ -226,6 +229,8 @@ def test_display_and_summary():
         (dict(width=0.1, correlation=0.5), "`correlation` applies to a `difference`"),
         (dict(width=0.1, icc=1.2), "`icc` must be in \\[0, 1\\]; got 1.2"),
         (dict(width=0.1, icc=np.float64(-0.1)), "`icc` must be in \\[0, 1\\]; got -0.1$"),
+        (dict(width=0.1, design_effect=0.5), "`design_effect` must be at least 1; got 0.5"),
+        (dict(width=0.1, icc=0.1, cluster_size=5, design_effect=1.2), "not both"),
         (dict(width=0.1, cluster_size=0), "`cluster_size` must be an integer >= 1; got 0"),
         (dict(width=0.1, metric="roc"), "`metric`"),
         (dict(width=0.1, assurance=1.0), "`assurance` must be a number in \\(0, 1\\)"),
