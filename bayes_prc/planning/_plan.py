@@ -96,8 +96,10 @@ CALIBRATION_SETS = 10
 #: The search stops (with an error) beyond this many items.
 MAX_PLANNED_ITEMS = 100_000_000
 
-#: Relative resolution of the bisection on ``log n``.
-_REL_TOL = 0.01
+#: Relative resolution of the bisection on ``log n``: widths (whose spread over test sets
+#: of a thousand positives is about 1%, so 1% in ``n`` moves the share below the target
+#: by several points) and power (whose Monte Carlo error dominates).
+_REL_TOL = {"width": 0.002, "difference": 0.01}
 
 
 def _real(value, name):
@@ -505,7 +507,7 @@ def _pilot_draws(ranked, size, rng):
     return ap, pi
 
 
-def _search(evaluate, n_min):
+def _search(evaluate, n_min, rel_tol):
     """Smallest n on a log grid meeting the target (``evaluate(n) -> (ok, row)``)."""
     rows = {}
 
@@ -527,7 +529,7 @@ def _search(evaluate, n_min):
             )
         if run(hi):
             break
-    while hi - lo > 1 and hi / lo > 1.0 + _REL_TOL:
+    while hi - lo > 1 and hi / lo > 1.0 + rel_tol:
         mid = int(round(math.sqrt(lo * hi)))
         mid = min(max(mid, lo + 1), hi - 1)
         if run(mid):
@@ -567,7 +569,8 @@ def plan_test_set(
     The scores are simulated from the equal-variance binormal model with the AP
     ``expected`` at ``prevalence`` (:func:`binormal_separation`), ``n_simulations``
     test sets per candidate ``n`` with common random numbers across ``n``, and the
-    smallest ``n`` meeting the target is found by bisection on ``log n`` (to 1%). The
+    smallest ``n`` meeting the target is found by bisection on ``log n`` (to 0.2% for a
+    width, 1% for a power). The
     width is that of the logit AP interval (Boyd et al. 2013) with its standard error
     calibrated to the simulated spread of the AP (``calibration``), which predicts the
     width of :func:`bayes_prc.compare_intervals`' recommended interval; the power is that
@@ -738,7 +741,7 @@ def plan_test_set(
 
         # the calibration factor at the size planned with Boyd's se (at the pilot's
         # median AP and prevalence: the spread of one test set, not of the guesses)
-        n_first, _ = _search(make_evaluate(1.0), n_min)
+        n_first, _ = _search(make_evaluate(1.0), n_min, _REL_TOL["width"])
         calibration = _calibration(*_simulate_ap(n_first, cal_streams, prevalence, separation))
         evaluate = make_evaluate(calibration)
         interval = (
@@ -770,7 +773,7 @@ def plan_test_set(
 
         achieved_key, se_key = "power", "power_se"
 
-    n_eff, rows = _search(evaluate, n_min)
+    n_eff, rows = _search(evaluate, n_min, _REL_TOL["width" if width is not None else "difference"])
     table = _table(rows, deff, cluster_size, prevalence)
     n = _clustered_n(n_eff, deff, cluster_size)
     best = rows[n_eff][1]
