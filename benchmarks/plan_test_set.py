@@ -175,7 +175,7 @@ def run_width(args):
 def run_recommended(args):
     rng = np.random.default_rng(args.seed + 2)
     print("assur  width  prev  AP   n      median/target (se)   share<=target (se)  rows")
-    for assurance in (0.5, 0.8):
+    for assurance in args.assurance:
         for w, pi, ap in grid():
             plan = plan_test_set(
                 expected=ap,
@@ -335,6 +335,9 @@ def main():
     parser.add_argument("--n-plan", type=int, default=400)
     parser.add_argument("--max-n", type=int, default=25_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--assurance", type=float, nargs="+", default=[0.5, 0.8], help="recommended: which"
+    )
     args = parser.parse_args()
     {
         "ratio": run_ratio,
