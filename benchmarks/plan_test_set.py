@@ -150,7 +150,7 @@ def run_ratio(args):
 def run_width(args):
     rng = np.random.default_rng(args.seed + 1)
     print("assur  width  prev  AP   n        pos     median/target (se)   share<=target (se)")
-    for assurance in (0.5, 0.8):
+    for assurance in args.assurance:
         for w, pi, ap in grid():
             t = time.time()
             plan = plan_test_set(
@@ -336,7 +336,7 @@ def main():
     parser.add_argument("--max-n", type=int, default=25_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--assurance", type=float, nargs="+", default=[0.5, 0.8], help="recommended: which"
+        "--assurance", type=float, nargs="+", default=[0.5, 0.8], help="width, recommended: which"
     )
     args = parser.parse_args()
     {

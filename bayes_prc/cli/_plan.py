@@ -103,7 +103,10 @@ def add_plan_parser(sub, fmt):
         "--icc", type=_probability, default=0.0, help="intra-cluster correlation of the items"
     )
     p.add_argument(
-        "--n-simulations", type=int, default=400, help="simulated test sets per candidate n"
+        "--n-simulations",
+        type=int,
+        default=None,
+        help="simulated test sets per candidate n (default 1000 for --width, 400 for --difference)",
     )
     p.add_argument("--seed", type=int, default=0, help="random seed")
     p.add_argument("--plot", default=None, metavar="PNG", help="also draw the plan here")
