@@ -40,10 +40,12 @@ negatives, so the width and power curves are smooth in ``n`` and the search by b
 on ``log n`` is stable.
 
 Clusters: with ``cluster_size = m`` items per cluster and intra-cluster correlation
-``icc`` the variance of the AP estimate grows by the design effect
-:math:`1 + (m - 1)\,\mathrm{icc}` (Kish 1965), so a clustered test set of ``n`` items
-carries the information of ``n / deff`` independent ones; the table's ``n`` is the
-number of items of the clustered set (``effective_n`` the simulated independent size).
+``icc`` the plan takes Kish's (1965) design effect :math:`1 + (m - 1)\,\mathrm{icc}`
+(or a measured ``design_effect``): a clustered test set of ``n`` items is planned to
+carry the information of ``n / deff`` independent ones; the table's ``n`` is the number
+of items of the clustered set (``effective_n`` the simulated independent size). Kish's
+factor is that of a mean over all items; the AP's own design effect can be smaller
+(``docs/planning.md`` measures it), which makes such plans conservative.
 
 References
 ----------
