@@ -127,6 +127,10 @@ _LAZY = {
     "SubgroupDisplay": "plotting",
     "SubgroupPRDisplay": "plotting",
     "ModelComparisonDisplay": "plotting",
+    "planning": None,
+    "plan_test_set": "planning",
+    "SampleSizePlan": "planning",
+    "PlanDisplay": "plotting",
 }
 
 __all__ = [

@@ -9,7 +9,8 @@ MODULE_LAYERS (module by module):
 1 empirical    empirical/ (numpy only)
 2 core         models/, frequentist/ and the public paths binormal, intervals, bootstrap
 3 bayes        bayes/ (the only layer importing PyMC)
-4 workflows    compare/, paired/, pool/, subgroups/, ranking/, criticism, prevalence, simulate, populations, folds
+4 workflows    compare/, paired/, pool/, subgroups/, ranking/, planning/, criticism, prevalence,
+               simulate, populations, folds
 5 scale        scale/ (the dask adapter) and _dispatch (the faces routing dask input)
 6 presentation plotting/, _report/, cli/
 
@@ -49,6 +50,7 @@ LAYER_NAMES = {
         "simulate",
         "populations",
         "folds",
+        "planning",
     ),
     5: ("scale", "_dispatch"),
     6: ("plotting", "_report", "cli"),

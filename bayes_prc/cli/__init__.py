@@ -37,6 +37,7 @@ from ._io import (
     read_scores_table,
     read_table,
 )
+from ._plan import add_plan_parser
 from ._pool import add_select_parser
 
 __all__ = ["main", "empirical_summary", "format_summary"]
@@ -708,6 +709,7 @@ def build_parser():
     data_args(p_sum, comma_scores=True)
     p_sum.set_defaults(func=_cmd_summary, quiet=False, progress=False)
     add_compare_parser(sub, fmt, data_args, manners, _labels_as_written)
+    add_plan_parser(sub, fmt)
     return parser
 
 
@@ -742,6 +744,17 @@ _OPTIONS = {
     "random_seed": "seed",
     "transform": "transform",
     "model": "model",
+    # plan
+    "expected": "expected_ap",
+    "prevalence": "prevalence",
+    "width": "width",
+    "difference": "difference",
+    "correlation": "correlation",
+    "assurance": "assurance",
+    "ci_prob": "ci_prob",
+    "cluster_size": "cluster_size",
+    "icc": "icc",
+    "n_simulations": "n_simulations",
 }
 _NUMPY_REPR = re.compile(r"np\.(?:float|int|uint|bool|str)_?\d*\(([^()]*)\)")
 
@@ -752,7 +765,7 @@ def _user_words(err, args):
     text = str(err)
     for param, dest in _OPTIONS.items():
         value = getattr(args, dest, None)
-        if f"`{param}`" not in text or (value is None and dest not in ("pos_label",)):
+        if f"`{param}`" not in text or (value is None and dest not in ("pos_label", "correlation")):
             continue
         flag = "--" + dest.replace("_", "-")
         shown = f"column {value!r} ({flag})" if dest in _COLUMN_DESTS else flag

@@ -16,7 +16,7 @@ from ._ap_forest import APForestDisplay
 from ._folds import FoldCurvesDisplay
 from ._joint import PRJointRegionDisplay
 from ._multiclass import PerClassAPDisplay
-from ._plan import LabelPlanDisplay
+from ._plan import LabelPlanDisplay, PlanDisplay
 from ._pr import PRCurveDisplay
 from ._predictive import PredictiveCurvesDisplay
 from ._ranking import ModelComparisonDisplay
@@ -35,6 +35,7 @@ __all__ = [
     "PRCurveDisplay",
     "PRJointRegionDisplay",
     "PerClassAPDisplay",
+    "PlanDisplay",
     "PredictiveCurvesDisplay",
     "ROCCurveDisplay",
     "ScorePPCDisplay",

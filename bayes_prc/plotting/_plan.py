@@ -1,4 +1,4 @@
-"""The labelling plan: expected width of the pool-AP interval against the budget."""
+"""Plans: the pool-AP width against the labelling budget, the test-set width or power against n."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ._base import (
     optional_1d,
 )
 
-__all__ = ["LabelPlanDisplay"]
+__all__ = ["LabelPlanDisplay", "PlanDisplay"]
 
 
 class LabelPlanDisplay(DisplayMixin):
@@ -95,3 +95,117 @@ class LabelPlanDisplay(DisplayMixin):
         ax.set_ylabel(f"Width of the {pct}AP interval")
         ax.set_ylim(bottom=0.0)
         return finish(self, ax, fig, True, "upper right")
+
+
+class PlanDisplay(DisplayMixin):
+    """The test-set plan: interval width (or power) against the number of items.
+
+    Parameters
+    ----------
+    n : array-like of shape (n_candidates,)
+        Candidate numbers of labelled items.
+    value : array-like of shape (n_candidates,)
+        At each ``n``: the width quantile at the assurance (``target="width"``) or the
+        power (``target="difference"``).
+    target : {"width", "difference"}
+    goal : float
+        The target width, or the power wanted (drawn as a horizontal line).
+    median : array-like of shape (n_candidates,), optional
+        The median width (``target="width"``), drawn dashed.
+    recommended : int, optional
+        The recommended ``n``: a vertical line.
+    assurance, ci_prob : float, optional
+        For the labels.
+
+    Attributes
+    ----------
+    line_ : matplotlib.lines.Line2D
+    median_line_, target_line_, recommended_line_ : matplotlib.lines.Line2D or None
+    ax_, figure_
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from bayes_prc.plotting import PlanDisplay
+    >>> disp = PlanDisplay([100, 200, 400], [0.3, 0.2, 0.14], target="width", goal=0.15,
+    ...                    recommended=400, assurance=0.8).plot()
+    >>> disp.ax_.get_xlabel(), disp.ax_.get_xscale()
+    ('Labelled items (n)', 'log')
+    """
+
+    def __init__(
+        self,
+        n,
+        value,
+        *,
+        target,
+        goal,
+        median=None,
+        recommended=None,
+        assurance=None,
+        ci_prob=None,
+    ):
+        if target not in ("width", "difference"):
+            raise ValueError(f"`target` must be 'width' or 'difference'; got {target!r}")
+        self.n = float_1d(n, "n")
+        self.value = float_1d(value, "value")
+        self.median = optional_1d(median, "median")
+        check_same_length(n=self.n, value=self.value, median=self.median)
+        self.target, self.goal = target, float(goal)
+        self.recommended, self.assurance, self.ci_prob = recommended, assurance, ci_prob
+
+    @classmethod
+    def from_plan(cls, plan, *, ax=None, **kwargs):
+        """Plot a :class:`bayes_prc.planning.SampleSizePlan` (its ``table``)."""
+        t = plan.table
+        width = plan.target == "width"
+        disp = cls(
+            t["n"].to_numpy(),
+            t["assured_width" if width else "power"].to_numpy(),
+            target=plan.target,
+            goal=plan.width if width else plan.assurance,
+            median=t["median_width"].to_numpy() if width else None,
+            recommended=plan.n,
+            assurance=plan.assurance,
+            ci_prob=plan.ci_prob,
+        )
+        return disp.plot(ax=ax, **kwargs)
+
+    def plot(self, ax=None, *, color=POSTERIOR_COLOR, **kwargs):
+        """Draw the curve (log n axis), the target line and the recommended n."""
+        ax, fig = get_axes(ax, figsize=(6.0, 4.0))
+        order = np.argsort(self.n)
+        x = self.n[order]
+        pct = "" if self.ci_prob is None else f"{100 * self.ci_prob:.4g}% "
+        if self.target == "width":
+            share = "" if self.assurance is None else f"{100 * self.assurance:.4g}% quantile"
+            label = f"width, {share}" if share else "width"
+            ylabel = f"Width of the {pct}AP interval"
+            goal_label = f"target width {self.goal:.4g}"
+        else:
+            label = "power"
+            ylabel = f"Power ({pct}interval of AP_B - AP_A excludes 0)"
+            goal_label = f"target power {self.goal:.4g}"
+        style = {"color": color, "marker": "o", "ms": 3, "label": label}
+        style.update(kwargs)
+        (self.line_,) = ax.plot(x, self.value[order], **style)
+        self.median_line_ = None
+        if self.median is not None:
+            (self.median_line_,) = ax.plot(
+                x, self.median[order], color=color, ls="--", lw=1, label="median width"
+            )
+        self.target_line_ = ax.axhline(self.goal, color="0.3", ls=":", label=goal_label)
+        self.recommended_line_ = None
+        if self.recommended is not None:
+            self.recommended_line_ = ax.axvline(
+                self.recommended, color="C3", ls="-.", lw=1, label=f"n = {self.recommended}"
+            )
+        ax.set_xscale("log")
+        ax.set_xlabel("Labelled items (n)")
+        ax.set_ylabel(ylabel)
+        if self.target == "difference":
+            ax.set_ylim(0.0, 1.02)
+        else:
+            ax.set_ylim(bottom=0.0)
+        return finish(self, ax, fig, True, "best")
