@@ -187,3 +187,31 @@ def test_prepared_selection_rejects_other_scores_or_labels(pool):
         bp.pool.design_ap_interval(None, prepared, ~labels)
     with pytest.raises(ValueError, match="`y_labels` is required"):
         bp.pool.design_ap_interval(s, sel)
+
+
+def test_compare_intervals_computes_the_empirical_ap_once(data):
+    """The empirical AP is computed once per call (kept in the prepared data's memo) and
+    shared by the table's attrs and every frequentist row."""
+    from bayes_prc.empirical import _ap
+
+    y, s = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with count_calls(_ap._compute_average_precision) as calls:
+            table = bp.compare_intervals(y, s, n_resamples=50, random_seed=0)
+    assert len(calls) == 1
+    assert table.attrs["empirical_estimate"] == pytest.approx(
+        bp.average_precision_score(y, s), abs=1e-15
+    )
+
+
+def test_report_builds_the_ordinal_categories_once(data):
+    """The rank-based models of a report share one set of ordered categories."""
+    from bayes_prc.bayes import _ordinal
+
+    y, s = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with count_calls(_ordinal.ordinal_categories) as calls:
+            build_report(y, s, n_resamples=50, random_seed=0)
+    assert len(calls) == 1

@@ -210,7 +210,7 @@ def compare_intervals(
     >>> list(auc.index)[:3], auc.attrs["recommended"]
     (['delong', 'delong_logit', 'hanley_mcneil'], 'semiparametric_eti')
     """
-    from ..empirical import auc_pr_validated
+    from ..empirical import auc_pr
     from ..frequentist import ap_interval
 
     ci_prob = _check_ci_prob(ci_prob)
@@ -259,7 +259,7 @@ def compare_intervals(
         both = 0 < n_pos < len(is_pos)
         attrs["empirical_estimate"] = roc_auc_score(ranked, None) if both else np.nan
     else:
-        attrs["empirical_estimate"] = auc_pr_validated(is_pos, score, None, estimator)
+        attrs["empirical_estimate"] = auc_pr(ranked, None, estimator=estimator)
     attrs["separated"] = _separated(is_pos, score)
     # every score tied: no ranks (the AP is the prevalence, the ROC AUC 0.5 exactly)
     tied = ranked.all_tied

@@ -46,6 +46,14 @@ def check_auc_pr_estimator(estimator):
 # Average precision
 # --------------------------------------------------------------------------------------
 def _average_precision(r):
+    """AP of a :class:`Ranked`, computed once per prepared object (kept in its memo)."""
+    memo = r.derived
+    if "average_precision" not in memo:
+        memo["average_precision"] = _compute_average_precision(r)
+    return memo["average_precision"]
+
+
+def _compute_average_precision(r):
     """AP of a :class:`Ranked`; the fast per-class-sort path when unweighted."""
     if r.sample_weight is None:
         tp_at, fp_at, n_at = positive_rank_counts(r.is_pos, r.y_score)
