@@ -44,6 +44,7 @@ LAYER_NAMES = {
         "pool",
         "subgroups",
         "ranking",
+        "threshold",
         "criticism",
         "prevalence",
         "simulate",

@@ -38,6 +38,7 @@ from ._io import (
     read_table,
 )
 from ._pool import add_select_parser
+from ._threshold import add_threshold_parser
 
 __all__ = ["main", "empirical_summary", "format_summary"]
 
@@ -708,6 +709,7 @@ def build_parser():
     data_args(p_sum, comma_scores=True)
     p_sum.set_defaults(func=_cmd_summary, quiet=False, progress=False)
     add_compare_parser(sub, fmt, data_args, manners, _labels_as_written)
+    add_threshold_parser(sub, fmt, data_args, _labels_as_written)
     return parser
 
 
@@ -742,6 +744,10 @@ _OPTIONS = {
     "random_seed": "seed",
     "transform": "transform",
     "model": "model",
+    "min_precision": "min_precision",
+    "min_recall": "min_recall",
+    "ci_prob": "ci_prob",
+    "prevalence": "prevalence",
 }
 _NUMPY_REPR = re.compile(r"np\.(?:float|int|uint|bool|str)_?\d*\(([^()]*)\)")
 

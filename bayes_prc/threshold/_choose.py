@@ -1,0 +1,376 @@
+"""Choose a score threshold whose precision (or recall) holds with a stated guarantee."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import special, stats
+
+from .._core import check_choice, check_probability, check_random_state, plain
+from .._core.display import HTMLReprMixin
+from .._core.groups import check_groups
+from ..empirical import as_ranked
+
+__all__ = ["THRESHOLD_METHODS", "GRID_SIZE", "ThresholdChoice", "choose_threshold"]
+
+#: Rows of :attr:`ThresholdChoice.table`, in order.
+THRESHOLD_METHODS = ("ltt_bonferroni", "ltt_fixed_sequence", "bayes", "empirical")
+#: Number of candidate thresholds (quantiles of all scores, labels never used).
+GRID_SIZE = 100
+
+
+@dataclass(frozen=True)
+class ThresholdChoice(HTMLReprMixin):
+    """A threshold with its guarantee.
+
+    Attributes
+    ----------
+    threshold : float or None
+        Items with ``score >= threshold`` are flagged (user's score scale); None when the
+        target cannot be certified.
+    guarantee : str
+        The guarantee in words (or why there is none).
+    certified : bool
+        Whether the target is certified at ``ci_prob``.
+    metric : {"precision", "recall"}
+    target, ci_prob : float
+    precision, precision_low, precision_high : float
+        Empirical precision at the threshold and its Clopper-Pearson interval.
+    recall, recall_low, recall_high : float
+    recall_cost : float
+        Empirical recall at the empirical row's threshold minus recall here.
+    method : str
+        The row quoted (one of :data:`THRESHOLD_METHODS`).
+    table : pandas.DataFrame
+        One row per method; ``attrs["recommended"]`` names the recommended row.
+    """
+
+    threshold: float | None
+    guarantee: str
+    certified: bool
+    metric: str
+    target: float
+    ci_prob: float
+    precision: float
+    precision_low: float
+    precision_high: float
+    recall: float
+    recall_low: float
+    recall_high: float
+    recall_cost: float
+    method: str
+    table: object = field(repr=False, compare=False)
+
+
+def binomial_pvalue(successes, trials, target):
+    """One-sided exact p-value of H0 "proportion < target" (Clopper-Pearson).
+
+    ``P(X >= successes)`` for ``X ~ Binomial(trials, target)``, written with the
+    regularized incomplete beta so that effective (non-integer) counts are allowed.
+    """
+    x = np.asarray(successes, float)
+    n = np.asarray(trials, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = special.betainc(np.maximum(x, 1e-300), np.maximum(n - x + 1, 1e-300), target)
+    p = np.where(x <= 0, 1.0, p)
+    return np.where(n <= 0, 1.0, p)
+
+
+def _cp_interval(x, n, level):
+    if n <= 0:
+        return np.nan, 0.0, 1.0
+    a = 1 - level
+    low = 0.0 if x <= 0 else stats.beta.ppf(a / 2, x, n - x + 1)
+    high = 1.0 if x >= n else stats.beta.ppf(1 - a / 2, x + 1, n - x)
+    return x / n, float(low), float(high)
+
+
+def score_grid(y_score, size=GRID_SIZE):
+    """Candidate thresholds: ``size`` quantiles of all scores (labels are not used)."""
+    return np.unique(np.quantile(np.asarray(y_score, float), np.linspace(0, 1, size)))
+
+
+def _counts(is_pos, score, grid, codes=None, n_clusters=0):
+    """tp, n_pred per grid threshold, and per-cluster counts when ``codes`` is given."""
+    flag = score[None, :] >= grid[:, None]
+    tp = (flag & is_pos[None, :]).sum(1).astype(float)
+    npred = flag.sum(1).astype(float)
+    if codes is None:
+        return tp, npred, None, None
+    tpc = np.zeros((grid.size, n_clusters))
+    npc = np.zeros((grid.size, n_clusters))
+    for k in range(grid.size):
+        tpc[k] = np.bincount(codes, weights=(flag[k] & is_pos), minlength=n_clusters)
+        npc[k] = np.bincount(codes, weights=flag[k], minlength=n_clusters)
+    return tp, npred, tpc, npc
+
+
+def _design_effect(a_c, b_c):
+    """Design effect of the ratio ``sum a / sum b`` over clusters (>= 1), per row."""
+    b = b_c.sum(1)
+    a = a_c.sum(1)
+    c = a_c.shape[1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = a / b
+        resid = a_c - p[:, None] * b_c
+        var_cl = c / (c - 1) * (resid**2).sum(1) / b**2
+        var_bin = p * (1 - p) / b
+        deff = np.where(var_bin > 0, var_cl / var_bin, 1.0)
+    return np.where(np.isfinite(deff), np.maximum(deff, 1.0), 1.0)
+
+
+def _pvalues(metric, target, is_pos, score, grid, clusters, prevalence):
+    codes = None if clusters is None else clusters.codes
+    nc = 0 if clusters is None else clusters.n_clusters
+    tp, npred, tpc, npc = _counts(is_pos, score, grid, codes, nc)
+    n_pos = float(is_pos.sum())
+    if metric == "recall":
+        x, n = tp, np.full_like(tp, n_pos)
+        if clusters is not None:
+            deff = _design_effect(
+                tpc, np.tile(np.bincount(codes, weights=is_pos, minlength=nc), (grid.size, 1))
+            )
+            x, n = x / deff, n / deff
+        return binomial_pvalue(x, n, target)
+    if prevalence is None:
+        x, n = tp, npred
+        if clusters is not None:
+            deff = _design_effect(tpc, npc)
+            x, n = x / deff, n / deff
+        return binomial_pvalue(x, n, target)
+    # precision at a deployment prevalence pi: prec >= target iff
+    # pi (1 - target) TPR >= target (1 - pi) FPR. Test TPR >= r and FPR <= f jointly, at the
+    # boundary with the best split: the p-value is the smallest max(p_tpr, p_fpr) * 2 over r.
+    fp = npred - tp
+    n_neg = float(is_pos.size - n_pos)
+    k = prevalence * (1 - target) / (target * (1 - prevalence))
+    r = np.linspace(0.001, 1, 400)
+    p_tpr = binomial_pvalue(tp[:, None], n_pos, r[None, :])  # H0: TPR < r
+    f = np.minimum(k * r, 1.0)
+    # H0: FPR > f: P(FP <= fp | n_neg, f)
+    p_fpr = np.where(f >= 1, 1.0, stats.binom.cdf(fp[:, None], n_neg, f[None, :]))
+    return np.minimum(1.0, 2 * np.maximum(p_tpr, p_fpr).min(1))
+
+
+def _pick(metric, grid, certified):
+    """Lowest certified threshold for precision; highest for recall."""
+    idx = np.flatnonzero(certified)
+    if idx.size == 0:
+        return None
+    return int(idx.min() if metric == "precision" else idx.max())
+
+
+def _empirical_values(metric, is_pos, score, grid, prevalence=None):
+    tp, npred, _, _ = _counts(is_pos, score, grid)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if metric == "recall":
+            return tp / is_pos.sum()
+        if prevalence is None:
+            return tp / npred
+        tpr = tp / is_pos.sum()
+        fpr = (npred - tp) / (is_pos.size - is_pos.sum())
+        return prevalence * tpr / (prevalence * tpr + (1 - prevalence) * fpr)
+
+
+def _bayes_row(y_true, y_score, metric, target, ci_prob, grid, prevalence, seed):
+    from ..bayes import fit_binormal
+
+    post = fit_binormal(y_true, y_score, random_seed=seed, progressbar=False)
+    if metric == "precision":
+        draws = post.precision_at_threshold(grid, prevalence=prevalence).values
+    else:
+        draws = post.recall_at_threshold(grid).values
+    prob = (draws.reshape(-1, grid.size) >= target).mean(0)
+    return prob >= ci_prob
+
+
+def choose_threshold(
+    y_true,
+    y_score,
+    *,
+    min_precision=None,
+    min_recall=None,
+    ci_prob=0.95,
+    method=None,
+    prevalence=None,
+    groups=None,
+    random_seed=None,
+):
+    """Choose the score threshold at which precision (or recall) holds with a guarantee.
+
+    Candidate thresholds are :data:`GRID_SIZE` quantiles of all scores (labels unused),
+    so the grid is fixed before any test, as Learn-then-Test requires. Rows of the table:
+
+    * ``"ltt_bonferroni"``: Learn-then-Test (Angelopoulos, Bates, Candes, Jordan & Lei
+      2021): the exact one-sided binomial p-value of H0 "metric(t) < target" at each
+      grid threshold, Bonferroni level ``(1 - ci_prob) / len(grid)``.
+    * ``"ltt_fixed_sequence"``: a random half of the items orders the grid (by its
+      empirical metric), the other half tests in that order at ``1 - ci_prob`` until the
+      first failure (``random_seed``).
+    * ``"bayes"``: the lowest threshold with posterior P(metric(t) >= target) >= ci_prob
+      under :func:`bayes_prc.fit_binormal` (fitted only when ``method="bayes"``).
+    * ``"empirical"``: the lowest threshold whose empirical metric reaches the target; not
+      guaranteed, never recommended.
+
+    For precision the lowest certified threshold is chosen (most recall); for recall the
+    highest. With ``groups`` counts are divided by the cluster design effect of the ratio;
+    with ``prevalence`` precision is tested at that prevalence through TPR and FPR (a
+    union bound over both).
+
+    Returns
+    -------
+    ThresholdChoice
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bayes_prc.threshold import choose_threshold
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(2000) < 0.3
+    >>> s = rng.normal(2.0 * y, 1.0)
+    >>> c = choose_threshold(y, s, min_precision=0.8, random_seed=0)
+    >>> c.certified and c.method == "ltt_bonferroni"
+    True
+    """
+    if (min_precision is None) == (min_recall is None):
+        raise ValueError(
+            "give exactly one of `min_precision` and `min_recall` "
+            f"(got min_precision={plain(min_precision)}, min_recall={plain(min_recall)})"
+        )
+    metric = "precision" if min_recall is None else "recall"
+    target = check_probability(
+        min_precision if metric == "precision" else min_recall, f"min_{metric}"
+    )
+    ci_prob = check_probability(ci_prob, "ci_prob")
+    method = check_choice(method, "method", (None, *THRESHOLD_METHODS))
+    if prevalence is not None:
+        prevalence = check_probability(prevalence, "prevalence")
+        if metric == "recall":
+            raise ValueError(
+                "`prevalence` applies to `min_precision` only (recall does not depend on it)"
+            )
+    ranked = as_ranked(y_true, y_score)
+    is_pos = np.asarray(ranked.is_pos, bool)
+    score = np.asarray(ranked.y_score, float)
+    if is_pos.sum() == 0 or is_pos.sum() == is_pos.size:
+        raise ValueError("`y_true` must hold both classes to choose a threshold")
+    clusters = None if groups is None else check_groups(groups, score.size)
+    rng = check_random_state(random_seed)
+    alpha = 1 - ci_prob
+    grid = score_grid(score)
+
+    emp = _empirical_values(metric, is_pos, score, grid, prevalence)
+    pv = _pvalues(metric, target, is_pos, score, grid, clusters, prevalence)
+    rows = {
+        "ltt_bonferroni": _pick(metric, grid, pv <= alpha / grid.size),
+        "empirical": _pick(metric, grid, np.nan_to_num(emp) >= target),
+    }
+    # split fixed sequence
+    half = rng.permutation(score.size) < score.size // 2
+    sub_clusters = None
+    if clusters is not None:
+        sub_clusters = check_groups(clusters.codes[~half], int((~half).sum()))
+    # order by the first half's p-values (smallest first; ties: the more conservative
+    # threshold first), as MAPIE's split fixed-sequence testing does
+    pv_a = _pvalues(metric, target, is_pos[half], score[half], grid, None, prevalence)
+    tiebreak = -grid if metric == "precision" else grid
+    order = np.lexsort((tiebreak, pv_a))
+    pv_b = _pvalues(metric, target, is_pos[~half], score[~half], grid, sub_clusters, prevalence)
+    passed = np.zeros(grid.size, bool)
+    for k in order:
+        if pv_b[k] > alpha:
+            break
+        passed[k] = True
+    rows["ltt_fixed_sequence"] = _pick(metric, grid, passed)
+    if method == "bayes":
+        seed = int(rng.integers(2**31))
+        rows["bayes"] = _pick(
+            metric,
+            grid,
+            _bayes_row(is_pos.astype(int), score, metric, target, ci_prob, grid, prevalence, seed),
+        )
+
+    import pandas as pd
+
+    recommended = "ltt_bonferroni"
+    quoted = method or recommended
+    records = []
+    emp_recall = _empirical_values("recall", is_pos, score, grid)
+    for name in THRESHOLD_METHODS:
+        if name not in rows:
+            continue
+        k = rows[name]
+        records.append(
+            {
+                "method": name,
+                "threshold": np.nan if k is None else float(grid[k]),
+                "certified": k is not None and name != "empirical",
+                "guaranteed": name != "empirical",
+                "precision": np.nan
+                if k is None
+                else float(_empirical_values("precision", is_pos, score, grid)[k]),
+                "recall": np.nan if k is None else float(emp_recall[k]),
+            }
+        )
+    table = pd.DataFrame.from_records(records).set_index("method")
+    table.attrs["recommended"] = recommended
+
+    k = rows.get(quoted)
+    k_emp = rows["empirical"]
+    certified = k is not None and quoted != "empirical"
+    level = f"{100 * ci_prob:g}%"
+    where = "" if prevalence is None else f" at prevalence {prevalence:g}"
+    if k is None:
+        # the best target reachable at this confidence by the same rule
+        lows = _reachable(metric, is_pos, score, grid, alpha, quoted, prevalence)
+        guarantee = (
+            f"no threshold certifies {metric} >= {target:.2f}{where} with {level} confidence; "
+            f"the best {metric} certifiable at that confidence is {lows:.3f}"
+        )
+        thr = None
+        pr = rc = np.nan
+        plo = rlo = 0.0
+        phi = rhi = 1.0
+    else:
+        thr = float(grid[k])
+        if quoted == "empirical":
+            guarantee = (
+                f"{metric} >= {target:.2f} on this sample at threshold {thr:.4g} (NOT guaranteed)"
+            )
+        else:
+            guarantee = f"{metric} >= {target:.2f}{where} at this threshold with {level} confidence"
+        flag = score >= thr
+        pr, plo, phi = _cp_interval(int((flag & is_pos).sum()), int(flag.sum()), ci_prob)
+        rc, rlo, rhi = _cp_interval(int((flag & is_pos).sum()), int(is_pos.sum()), ci_prob)
+    rec_emp = float(emp_recall[k_emp]) if k_emp is not None else np.nan
+    return ThresholdChoice(
+        threshold=thr,
+        guarantee=guarantee,
+        certified=bool(certified),
+        metric=metric,
+        target=target,
+        ci_prob=ci_prob,
+        precision=float(pr),
+        precision_low=float(plo),
+        precision_high=float(phi),
+        recall=float(rc),
+        recall_low=float(rlo),
+        recall_high=float(rhi),
+        recall_cost=float(rec_emp - rc) if k is not None else np.nan,
+        method=quoted,
+        table=table,
+    )
+
+
+def _reachable(metric, is_pos, score, grid, alpha, method, prevalence):
+    """Largest target certifiable on this grid by the Bonferroni rule (bisection)."""
+    lo, hi = 0.0, 1.0
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        pv = _pvalues(metric, mid, is_pos, score, grid, None, prevalence)
+        if (pv <= alpha / grid.size).any():
+            lo = mid
+        else:
+            hi = mid
+    return lo
