@@ -60,13 +60,10 @@ def part1(groups, size, seed):
 def part2(seed):
     import pymc as pm
 
-    from bayes_prc.bayes._subgroup_model import (
-        SubgroupPriors,
-        build_subgroup_model,
-        sample_subgroups,
-        subgroup_data,
-    )
-    from bayes_prc.bayes._subgroups import _metric_draws
+    from bayes_prc.subgroups._fit import _metric_draws
+    from bayes_prc.subgroups._model import SubgroupPriors, subgroup_data
+    from bayes_prc.subgroups._pymc import build_subgroup_model
+    from bayes_prc.subgroups._sampler import sample_subgroups
 
     rng = np.random.default_rng(seed)
     sizes = rng.integers(60, 300, 8)

@@ -9,10 +9,11 @@ takes (``ci_prob`` or ``confidence_level``).
 
 Usage::
 
-    python benchmarks/compare_revisions.py OLD_REV [--cases 40] [--demo]
+    python benchmarks/compare_revisions.py OLD_REV [--cases 40] [--demo] [--only subgroups]
 
 ``--demo`` also renders the demo report under both revisions and compares the HTML with
-SVG ids, the run date and the version string masked. Exit status 1 when anything differs.
+SVG ids, the run date and the version string masked. ``--only subgroups`` runs only the
+``compare_subgroups`` calls. Exit status 1 when anything differs.
 
 Measured (issue 26, the tree and vocabulary restructuring): old = 6dcc1ac (the commit
 before the moves) against the working tree after them (2026-11-26), 40 data sets, 20
@@ -25,6 +26,7 @@ the demo report identical up to SVG ids and date. About 2 min::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import inspect
 import json
 import re
@@ -69,12 +71,54 @@ def _cases(n_cases):
         yield i, y, s, rng.normal(size=n) * 0.5 + s
 
 
-def emit(n_cases):
+def _digest(*arrays):
+    """sha256 of the arrays' float64 bytes: equal only when every value is bit-identical."""
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(np.asarray(a, dtype=np.float64)).tobytes())
+    return h.hexdigest()
+
+
+def emit_subgroups(i, y, s):
+    """``compare_subgroups`` on the case split into 3-6 subgroups: the table, every
+    posterior draw (by digest), the pooled population, the comparison rows and the fit
+    check."""
+    import bayes_prc as bp
+
+    rng = np.random.default_rng(2000 + i)
+    sub = rng.integers(0, 3 + i % 4, y.size)
+    res = bp.compare_subgroups(y, s, sub, draws=60, tune=60, chains=2, random_seed=11)
+    post = res.idata["posterior"]
+    row = {
+        "compare_subgroups_table": [
+            float(np.nansum(res.table.select_dtypes("number").to_numpy(dtype=float))),
+            list(map(str, res.table["note"])),
+        ],
+        "compare_subgroups_draws": _digest(*(post[k].values for k in sorted(post.data_vars))),
+        "compare_subgroups_overall": _digest(
+            *(res.overall.idata["posterior"][k].values for k in ("average_precision", "roc_auc"))
+        ),
+        "compare_subgroups_acceptance": [float(v) for v in res.acceptance.values()],
+    }
+    if i % 5 == 2:  # the comparison fits every subgroup alone: every fifth case
+        comp = res.comparison
+        row["compare_subgroups_comparison"] = float(
+            np.nansum(comp.select_dtypes("number").to_numpy(dtype=float))
+        )
+        check = res.fit_check(random_seed=12)
+        row["compare_subgroups_fit_check"] = [check.p_value, list(check.p_values)]
+    return row
+
+
+def emit(n_cases, only=None):
     import bayes_prc as bp
 
     warnings.simplefilter("ignore")
     out = {}
     for i, y, s, s2 in _cases(n_cases):
+        if only == "subgroups":
+            out[str(i)] = emit_subgroups(i, y, s)
+            continue
         row = {}
         row["ap"] = float(bp.average_precision_score(y, s))
         p, r, t = bp.precision_recall_curve(y, s)
@@ -145,19 +189,21 @@ def emit(n_cases):
             table = bp.compare_intervals(y, s, n_resamples=100, random_seed=5, ci_prob=0.9)
             numbers = table.select_dtypes("number").to_numpy(dtype=float)
             row["compare_intervals"] = [float(np.nansum(numbers)), list(table.index)]
+        row.update(emit_subgroups(i, y, s))
         out[str(i)] = row
     return out
 
 
 # -------------------------------------------------------------------------- the driver
-def _run(pythonpath, n_cases):
+def _run(pythonpath, n_cases, only=None):
     code = (
         "import json, sys; sys.path.insert(0, sys.argv[1]); "
         "sys.path.insert(0, sys.argv[2]); import compare_revisions as c; "
-        "print(json.dumps(c.emit(int(sys.argv[3]))))"
+        "print(json.dumps(c.emit(int(sys.argv[3]), sys.argv[4] or None)))"
     )
+    args = [str(pythonpath), str(REPO / "benchmarks"), str(n_cases), only or ""]
     done = subprocess.run(
-        [sys.executable, "-c", code, str(pythonpath), str(REPO / "benchmarks"), str(n_cases)],
+        [sys.executable, "-c", code, *args],
         capture_output=True,
         text=True,
         check=True,
@@ -197,6 +243,7 @@ def main(argv=None):
     parser.add_argument("old")
     parser.add_argument("--cases", type=int, default=40)
     parser.add_argument("--demo", action="store_true")
+    parser.add_argument("--only", choices=["subgroups"], help="run only the calls of one concept")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "old"
@@ -206,7 +253,7 @@ def main(argv=None):
             capture_output=True,
         )
         try:
-            old, new = _run(tree, args.cases), _run(REPO, args.cases)
+            old, new = _run(tree, args.cases, args.only), _run(REPO, args.cases, args.only)
             differ = {}
             for case, row in old.items():
                 for name, value in row.items():

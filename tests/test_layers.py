@@ -58,7 +58,22 @@ LAYERS = {name: layer for layer, names in LAYER_NAMES.items() for name in names}
 # A concept folder holds its own models (issue 41): a module (or a private subpackage) of a
 # folder may sit on another layer than the folder's face. The longest matching prefix wins,
 # e.g. "pool._model": 3 puts bayes_prc/pool/_model.py on the PyMC layer.
-MODULE_LAYERS: dict[str, int] = {}
+MODULE_LAYERS: dict[str, int] = {
+    # subgroups: the hierarchical model, its sampler and fit (numpy/scipy) and the PyMC
+    # reference sit on the model layer; compare_subgroups and its result on the workflows'
+    "subgroups._model": 3,
+    "subgroups._proposals": 3,
+    "subgroups._sampler": 3,
+    "subgroups._fit": 3,
+    "subgroups._pymc": 3,
+    # pool: the label-selection design and its estimates (numpy/scipy), the calibration
+    # model, its posterior and the paired pool model (PyMC, lazily)
+    "pool._selection": 2,
+    "pool._design": 2,
+    "pool._model": 3,
+    "pool._posterior": 3,
+    "pool._pair_model": 3,
+}
 TOP = 7  # the package face bayes_prc/__init__.py
 
 # third-party packages a layer may not import (lazily or not)

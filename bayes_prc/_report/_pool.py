@@ -41,9 +41,7 @@ def compute_pool_report(
 
     ``steps`` (a :class:`~bayes_prc._core.Steps`) writes one line per long step.
     """
-    from ..bayes import fit_pool
-    from ..frequentist import prepare_selection
-    from ..pool import budget_for_width, plan_labels, pool_intervals
+    from ..pool import budget_for_width, fit_pool, plan_labels, pool_intervals, prepare_selection
 
     steps = steps if steps is not None else Steps(False)
     rng = np.random.default_rng(random_seed)

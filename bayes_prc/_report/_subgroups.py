@@ -13,8 +13,8 @@ __all__ = [
     "subgroup_figures",
 ]
 
-#: The margin of the report's ``prob_below_overall`` (in AP): a subgroup is flagged when it
-#: is below the pooled population by more than this with probability above 0.9.
+#: The margin of the report's ``prob_below_others`` (in AP): a subgroup is flagged when it
+#: is below the other subgroups together by more than this with probability above 0.9.
 REPORT_MARGIN = 0.05
 #: The columns of the report's subgroup table.
 SUBGROUP_COLUMNS = [
@@ -24,6 +24,7 @@ SUBGROUP_COLUMNS = [
     "estimate",
     "low",
     "high",
+    "prob_below_others",
     "prob_below_overall",
     "note",
 ]
@@ -100,15 +101,16 @@ def subgroup_caption(sub, headline=None):
             "AP of all items as one test set. Quote the headline for the overall AP."
         )
     lines += [
-        f"prob_below_overall is the posterior probability that a subgroup's AP is more "
-        f"than {a['margin']:g} below all subgroups together; above 0.9 the subgroup is "
-        "flagged.",
+        f"prob_below_others is the posterior probability that a subgroup's AP is more "
+        f"than {a['margin']:g} below that of the other subgroups together (prob_below_overall: "
+        "below all subgroups together, itself included); above 0.9 of "
+        f"prob_below_{a.get('versus', 'others')} the subgroup is flagged.",
         "Flagged: " + (", ".join(flagged) if flagged else "none") + ".",
     ]
     borderline = [str(s) for s in sub.table.index[sub.table["borderline"]]]
     if borderline:
         lines.append(
-            "Borderline (prob_below_overall within 2 Monte Carlo standard errors of 0.9: "
+            "Borderline (the flag's probability within 2 Monte Carlo standard errors of 0.9: "
             "another seed may flip the flag): " + ", ".join(borderline) + "."
         )
     return lines

@@ -59,7 +59,7 @@ def _atomic_csv(frame, path, sep, force):
 
 
 def _cmd_select(args):
-    from ..frequentist import select_labels
+    from ..pool import select_labels
 
     if str(args.file).lower().endswith((".parquet", ".pq")):
         raise CLIError("select reads CSV/TSV files; convert the Parquet file first")
@@ -122,7 +122,7 @@ class _Strategies(Sequence):
     """
 
     def _names(self):
-        from ..frequentist import SELECTION_STRATEGIES
+        from ..pool import SELECTION_STRATEGIES
 
         return SELECTION_STRATEGIES
 
@@ -174,7 +174,7 @@ def selection_from_columns(y_score, indices, inclusion_prob, strata=None):
     """
     from dataclasses import fields
 
-    from ..frequentist import LabelSelection, read_only_array
+    from ..pool import LabelSelection, read_only_array
 
     pi = np.asarray(inclusion_prob, dtype=np.float64)
     if not np.all(np.isfinite(pi) & (pi > 0) & (pi <= 1)):

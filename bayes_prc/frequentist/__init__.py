@@ -23,22 +23,6 @@ from ._aggregate import multinomial_rows
 from ._ap import AP_INTERVAL_METHODS, APInterval, ap_interval, cluster_design_effect
 from ._bands import bootstrap_pr_band, recall_target_counts, simultaneous_band
 
-# the label-selection design: public path bayes_prc.pool (`name as name`: importable here)
-from ._design import SELECTION_STRATEGIES as SELECTION_STRATEGIES
-from ._design import LabelSelection as LabelSelection
-from ._design import check_selection, read_only_array
-from ._design import select_labels as select_labels
-from ._design_estimates import DESIGN_INTERVAL_METHODS as DESIGN_INTERVAL_METHODS
-from ._design_estimates import DesignInterval as DesignInterval
-from ._design_estimates import (
-    ValidatedSelection,
-    rescaling_bootstrap_weights,
-    sampling_fractions,
-)
-from ._design_estimates import design_ap_interval as design_ap_interval
-from ._design_estimates import design_threshold_interval as design_threshold_interval
-from ._design_estimates import prepare_selection as prepare_selection
-
 # the bootstrap engine: public path bayes_prc.bootstrap (`name as name`: importable here)
 from ._engine import average_precision_replicates as average_precision_replicates
 from ._engine import bootstrap_replicates as bootstrap_replicates
@@ -136,10 +120,6 @@ __all__ = [
     "pr_joint_regions",
     # helpers of the layers above (compare, paired, pool, folds, bayes, cli)
     "cluster_design_effect",
-    "ValidatedSelection",
-    "rescaling_bootstrap_weights",
-    "sampling_fractions",
-    "check_selection",
     "delong_components",
     "frozen_float_array",
     "multinomial_rows",
@@ -154,7 +134,6 @@ __all__ = [
     "pair_standard_errors",
     "rank_draws",
     "rank_sets",
-    "read_only_array",
     "recall_target_counts",
     "simultaneous_band",
 ]

@@ -44,7 +44,7 @@ class SubgroupDisplay(DisplayMixin):
     (hierarchical model) interval and, slightly offset, the independent and bootstrap
     intervals when given; a cross marks the subgroup's empirical value. The pooled
     population's interval is a shaded vertical band with its estimate. Flagged subgroups
-    (``prob_below_overall > 0.9``) have their label in red.
+    (``flagged``: ``prob_below_others > 0.9`` by default) have their label in red.
 
     Parameters
     ----------

@@ -26,22 +26,22 @@ Examples
 >>> exact = bp.average_precision_score(y, s)
 """
 
-from ..bayes import PoolPairPriors, PoolPosterior, PoolPriors, fit_pool, fit_pool_pair
-from ..frequentist import (
+from ._compare import PoolComparison, compare_on_selection, compare_pool
+from ._design import (
     DESIGN_INTERVAL_METHODS,
-    SELECTION_STRATEGIES,
     DesignInterval,
-    LabelSelection,
     ValidatedSelection,
     design_ap_interval,
     design_threshold_interval,
     prepare_selection,
-    select_labels,
 )
-from ._compare import PoolComparison, compare_on_selection, compare_pool
 from ._intervals import POOL_INTERVAL_METHODS, calibration_check, pool_intervals
+from ._model import PoolPriors
+from ._pair_model import PoolPairPriors, fit_pool_pair
 from ._plan import budget_for_width, plan_labels
+from ._posterior import PoolPosterior, fit_pool
 from ._ppi import PPIInterval, ppi_ap_interval, ppi_threshold_interval, ppi_tp_reference
+from ._selection import SELECTION_STRATEGIES, LabelSelection, read_only_array, select_labels
 
 __all__ = [
     "DESIGN_INTERVAL_METHODS",
@@ -71,4 +71,6 @@ __all__ = [
     "ValidatedSelection",
     # helper of bayes_prc.paired
     "compare_on_selection",
+    # helper of bayes_prc.cli (the label files it reads back)
+    "read_only_array",
 ]

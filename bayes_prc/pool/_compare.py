@@ -6,7 +6,7 @@ better for a fair comparison, on the mean of the two pool ranks:
 scores of both models are oversampled).
 
 ``method="model"`` (the default): a joint monotone calibration model of the two scores
-(:mod:`bayes_prc.bayes._pool_pair`) fitted to the labelled items; each posterior draw
+(:mod:`bayes_prc.pool._pair_model`) fitted to the labelled items; each posterior draw
 labels the unlabelled items once and ranks that one labelling by both models, so the
 difference ``AP_B - AP_A`` is paired draw by draw.
 
@@ -46,14 +46,10 @@ from .._core import (
     check_rope,
     check_selected_labels,
 )
-from ..bayes import fit_pool_pair
-from ..frequentist import (
-    IntervalResult,
-    LabelSelection,
-    ValidatedSelection,
-    rescaling_bootstrap_weights,
-    sampling_fractions,
-)
+from ..frequentist import IntervalResult
+from ._design import ValidatedSelection, rescaling_bootstrap_weights, sampling_fractions
+from ._pair_model import fit_pool_pair
+from ._selection import LabelSelection
 
 __all__ = ["POOL_COMPARE_METHODS", "PoolComparison", "compare_on_selection", "compare_pool"]
 

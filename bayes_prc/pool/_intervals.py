@@ -13,8 +13,8 @@ import warnings
 import numpy as np
 
 from .._core import check_probability, check_random_state
-from ..bayes import fit_pool
-from ..frequentist import design_ap_interval, prepare_selection
+from ._design import design_ap_interval, prepare_selection
+from ._posterior import fit_pool
 from ._ppi import ppi_ap_interval
 
 __all__ = ["POOL_INTERVAL_METHODS", "calibration_check", "pool_intervals"]

@@ -38,15 +38,12 @@ from .._core import (
     check_random_state,
     plain,
 )
-from ..bayes import calibration_basis, fit_pool, pool_normal_scores
 from ..empirical import average_precision_score
 from ..exceptions import ConvergenceWarning
-from ..frequentist import (
-    SELECTION_STRATEGIES,
-    ValidatedSelection,
-    prepare_selection,
-    select_labels,
-)
+from ._design import ValidatedSelection, prepare_selection
+from ._model import calibration_basis, pool_normal_scores
+from ._posterior import fit_pool
+from ._selection import SELECTION_STRATEGIES, select_labels
 
 __all__ = ["plan_labels"]
 

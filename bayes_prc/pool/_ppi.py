@@ -39,7 +39,7 @@ import numpy as np
 from scipy.optimize import isotonic_regression
 
 from .._core import check_choice, check_int, check_probability, check_random_state, plain
-from ..frequentist import DesignInterval, prepare_selection
+from ._design import DesignInterval, prepare_selection
 
 __all__ = ["PPIInterval", "ppi_ap_interval", "ppi_threshold_interval", "ppi_tp_reference"]
 

@@ -24,7 +24,6 @@ Examples
 ['east', 'north', 'south']
 """
 
-from ..bayes import SubgroupPriors
 from ._compare import (
     BORDERLINE_NOTE,
     FLAG_PROBABILITY,
@@ -36,6 +35,7 @@ from ._compare import (
     compare_subgroups,
     natural_key,
 )
+from ._model import SubgroupPriors
 
 __all__ = [
     "BORDERLINE_NOTE",

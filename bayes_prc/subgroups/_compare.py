@@ -23,25 +23,24 @@ from .._core import (
     validate_binary_inputs,
 )
 from .._core.groups import Clusters, check_groups, object_array
-from ..bayes import (
-    SUBGROUP_METRICS,
-    PosteriorDraws,
-    SubgroupPriors,
-    curve_band,
-    fit_subgroups,
-    independent_subgroup_draws,
-    subgroup_data,
-    subgroup_fit_check,
-)
+from ..bayes import PosteriorDraws, curve_band
 from ..binormal import Binormal
 from ..empirical import average_precision_score, roc_auc_score
 from ..exceptions import ConvergenceWarning
 from ..frequentist import ap_interval, roc_auc_interval
+from ._fit import (
+    SUBGROUP_METRICS,
+    fit_subgroups,
+    independent_subgroup_draws,
+    subgroup_fit_check,
+)
+from ._model import SubgroupPriors, subgroup_data
 
 __all__ = [
     "BORDERLINE_NOTE",
     "FLAG_PROBABILITY",
     "SUBGROUP_METHODS",
+    "VERSUS",
     "OverallPosterior",
     "SubgroupComparison",
     "SubgroupFitCheck",
@@ -50,11 +49,14 @@ __all__ = [
     "natural_key",
 ]
 
-#: A subgroup is flagged when ``prob_below_overall`` exceeds this probability.
+#: A subgroup is flagged when its ``prob_below_others`` (or, with
+#: ``versus="overall"``, ``prob_below_overall``) exceeds this probability.
 FLAG_PROBABILITY = 0.9
+#: What a subgroup's flag compares it with (``compare_subgroups(versus=...)``).
+VERSUS = ("others", "overall")
 #: The note of a subgroup whose flag is within Monte Carlo error of the threshold.
 BORDERLINE_NOTE = (
-    "borderline: prob_below_overall is within 2 Monte Carlo SE of the flag's 0.9; "
+    "borderline: the flag's probability is within 2 Monte Carlo SE of 0.9; "
     "another random_seed may flip the flag, more draws settle it"
 )
 #: The id-column rule of :func:`check_subgroups`: a subgroup column is refused when more
@@ -199,7 +201,8 @@ class OverallPosterior(PosteriorDraws):
 
     The mixture of the subgroups (in their sample proportions) on the model's shared
     latent scale; its AP and ROC AUC draws come from the same posterior draws as the
-    subgroups', so ``prob_below_overall`` is a joint posterior probability.
+    subgroups', so ``prob_below_overall`` (and ``prob_below_others``) is a joint posterior
+    probability.
 
     Attributes
     ----------
@@ -282,14 +285,17 @@ class SubgroupComparison(PosteriorDraws):
     table : pandas.DataFrame
         Indexed by subgroup, columns ``n``, ``positives``, ``empirical``, ``estimate``
         (posterior mean), ``low``, ``high`` (highest-density interval of probability
-        ``ci_prob``), ``prob_below_overall`` (posterior probability that the subgroup's
-        metric is below the pooled population's minus ``margin``),
-        ``prob_below_overall_mcse`` (its Monte Carlo standard error, from the draws'
-        effective sample size), ``flagged`` (``prob_below_overall > 0.9``),
+        ``ci_prob``), ``prob_below_others`` (posterior probability that the subgroup's
+        metric is below that of all the other subgroups together minus ``margin``),
+        ``prob_below_overall`` (the same against the pooled population of every
+        subgroup, itself included), their Monte Carlo standard errors
+        ``prob_below_others_mcse`` and ``prob_below_overall_mcse`` (from the draws'
+        effective sample size), ``flagged`` (the probability chosen by ``versus``,
+        default ``prob_below_others``, above 0.9),
         ``borderline`` (the probability is within 2 Monte Carlo standard errors of 0.9:
         another ``random_seed`` may flip the flag, and more ``draws`` settle it; the
-        ``note`` says so too) and ``note``. ``attrs`` hold the metric, the margin, ``ci_prob`` and the
-        pooled population's estimate.
+        ``note`` says so too) and ``note``. ``attrs`` hold the metric, the margin, ``versus``,
+        ``ci_prob`` and the pooled population's estimate.
     posterior : xarray.DataArray
         The subgroups' metric draws, dims ``chain``, ``draw``, ``subgroup`` (coordinate:
         the labels, or their ``repr`` when labels of mixed types cannot be sorted). The
@@ -521,7 +527,8 @@ class SubgroupComparison(PosteriorDraws):
         )
 
     def _repr_html_(self):
-        cols = ["n", "positives", "empirical", "estimate", "low", "high", "prob_below_overall"]
+        versus = self.table.attrs.get("versus", "others")
+        cols = ["n", "positives", "empirical", "estimate", "low", "high", f"prob_below_{versus}"]
         cols += ["note"] if self.table["note"].astype(bool).any() else []
         table = self.table[cols].to_html(float_format=lambda v: f"{v:.3f}", na_rep="-")
         prob = f"{100 * self.ci_prob:g}%"
@@ -529,8 +536,9 @@ class SubgroupComparison(PosteriorDraws):
             f"{_NAMES[self.metric]} per subgroup with partial pooling: posterior mean and "
             f"{prob} credible interval; overall {self.table.attrs['overall_estimate']:.3f} "
             f"[{self.table.attrs['overall_low']:.3f}, {self.table.attrs['overall_high']:.3f}]. "
-            f"prob_below_overall: posterior probability of being below the overall "
-            f"minus {self.margin:g}."
+            f"prob_below_{versus}: posterior probability of being below "
+            f"{'the other subgroups together' if versus == 'others' else 'the overall'} "
+            f"minus {self.margin:g}; above 0.9 flagged."
         )
         return f"<p><b>{html.escape(repr(self))}</b></p><p>{html.escape(cap)}</p>{table}"
 
@@ -586,6 +594,84 @@ def _check_margin(margin):
     return value
 
 
+def _posterior_idata(fit, labels):
+    """Every draw of the subgroup model as a DataTree (dims ``subgroup``, ``cutpoint``)."""
+    import arviz as az
+
+    sub = {"subgroup": _coordinate(labels)}
+    per_group = ("average_precision", "roc_auc", "prevalence", "mu", "sigma", "shift", "scale")
+    hyper = [k for k in fit if k.startswith(("m_", "s_"))]
+    posterior = {k: fit[k] for k in per_group + tuple(hyper)}
+    posterior["cutpoints"] = fit["cutpoints"]
+    # each subgroup's complement (the other subgroups mixed in their sample proportions)
+    others = tuple(k for k in fit["overall"] if k.startswith("others_"))
+    posterior |= {k: fit["overall"][k] for k in others}
+    return az.from_dict(
+        {"posterior": posterior},
+        dims={k: ["subgroup"] for k in per_group + others} | {"cutpoints": ["cutpoint"]},
+        coords=sub,
+        attrs={"posterior": {"inference_library": "bayes_prc (Metropolis-within-Gibbs)"}},
+    )
+
+
+def _subgroup_table(
+    fit, idata, overall, groups, is_pos, score, metric, margin, versus, prob, pos_label
+):
+    """The per-subgroup table of :func:`compare_subgroups` (see :class:`SubgroupComparison`)."""
+    import arviz as az
+
+    labels = groups.labels
+    metric_draws = idata["posterior"][metric]
+    hdi = az.hdi(metric_draws, prob=prob)
+    below = fit[metric] < (fit["overall"][metric] - margin)[..., None]
+    below_mcse = _probability_mcse(below)
+    below_others = fit[metric] < fit["overall"][f"others_{metric}"] - margin
+    below_others_mcse = _probability_mcse(below_others)
+    n = np.bincount(groups.codes, minlength=len(labels))
+    npos = np.bincount(groups.codes, weights=is_pos, minlength=len(labels)).astype(int)
+    table = pd.DataFrame(
+        {
+            "n": n,
+            "positives": npos,
+            "empirical": [
+                _empirical(metric, is_pos[groups.codes == g], score[groups.codes == g])
+                for g in range(len(labels))
+            ],
+            "estimate": metric_draws.mean(("chain", "draw")).values,
+            "low": hdi.sel(ci_bound="lower").values,
+            "high": hdi.sel(ci_bound="upper").values,
+            "prob_below_others": below_others.mean(axis=(0, 1)),
+            "prob_below_others_mcse": below_others_mcse,
+            "prob_below_overall": below.mean(axis=(0, 1)),
+            "prob_below_overall_mcse": below_mcse,
+        },
+        index=pd.Index(object_array(labels), name="subgroup"),
+    )
+    flag_by = table[f"prob_below_{versus}"].to_numpy()
+    flag_mcse = below_others_mcse if versus == "others" else below_mcse
+    table["flagged"] = flag_by > FLAG_PROBABILITY
+    table["borderline"] = np.abs(flag_by - FLAG_PROBABILITY) < 2 * flag_mcse
+    table["note"] = [
+        "; ".join(filter(None, (_note(p, k - p), BORDERLINE_NOTE if b else "")))
+        for p, k, b in zip(npos, n, table["borderline"], strict=True)
+    ]
+    o_hdi = az.hdi(overall.draws, prob=prob)
+    table.attrs.update(
+        {
+            "metric": metric,
+            "margin": margin,
+            "ci_prob": prob,
+            "pos_label": pos_label,
+            "overall_estimate": float(overall.draws.mean()),
+            "overall_low": float(o_hdi.sel(ci_bound="lower")),
+            "overall_high": float(o_hdi.sel(ci_bound="upper")),
+            "flag_probability": FLAG_PROBABILITY,
+            "versus": versus,
+        }
+    )
+    return table
+
+
 def compare_subgroups(
     y_true,
     y_score,
@@ -594,6 +680,7 @@ def compare_subgroups(
     metric="average_precision",
     ci_prob=0.95,
     margin=0.0,
+    versus="others",
     random_seed=None,
     pos_label=None,
     priors=None,
@@ -613,7 +700,7 @@ def compare_subgroups(
     towards the others by as much as the data warrant, so its interval is honest where
     its own empirical AP is mostly noise; a subgroup without a positive still gets an
     answer (the population's, flagged in ``note``). The model is described in
-    :mod:`bayes_prc.bayes._subgroup_model`; its sampler is checked against PyMC's NUTS.
+    :mod:`bayes_prc.subgroups._model`; its sampler is checked against PyMC's NUTS.
 
     Parameters
     ----------
@@ -630,8 +717,15 @@ def compare_subgroups(
     ci_prob : float, default 0.95
         Probability of the credible intervals (highest density).
     margin : float, default 0.0
-        ``prob_below_overall`` is the posterior probability that the subgroup's metric
-        is below the pooled population's by more than ``margin``.
+        ``prob_below_others`` is the posterior probability that the subgroup's metric is
+        below that of all the other subgroups together (its complement, mixed in their
+        sample proportions) by more than ``margin``; ``prob_below_overall`` the same
+        against the pooled population of every subgroup, itself included.
+    versus : {"others", "overall"}, default "others"
+        What ``flagged`` compares each subgroup with: ``"others"`` asks "is this
+        subgroup worse than the rest?" (fairlearn's ``between_groups`` question; the gap
+        does not shrink as the subgroup grows), ``"overall"`` "is it worse than
+        everyone, itself included?" (``to_overall``).
     random_seed : int or numpy.random.Generator, optional
         Same seed, same result.
     pos_label : int, float, bool or str, optional
@@ -673,7 +767,7 @@ def compare_subgroups(
     >>> s = rng.normal(size=400) + 1.5 * y
     >>> res = bp.compare_subgroups(y, s, site, random_seed=1)
     >>> list(res.table.columns[:7])
-    ['n', 'positives', 'empirical', 'estimate', 'low', 'high', 'prob_below_overall']
+    ['n', 'positives', 'empirical', 'estimate', 'low', 'high', 'prob_below_others']
     >>> res.posterior.dims
     ('chain', 'draw', 'subgroup')
     """
@@ -684,6 +778,7 @@ def compare_subgroups(
     check_choice(metric, "metric", SUBGROUP_METRICS)
     prob = check_probability(ci_prob, "ci_prob")
     margin = _check_margin(margin)
+    check_choice(versus, "versus", VERSUS)
     draws = check_int(draws, "draws")
     tune = check_int(tune, "tune", minimum=0)
     chains = check_int(chains, "chains")
@@ -708,64 +803,16 @@ def compare_subgroups(
         progress=bar.update,
     )
     bar.close()
-    sub = {"subgroup": _coordinate(labels)}
-    per_group = ("average_precision", "roc_auc", "prevalence", "mu", "sigma", "shift", "scale")
-    hyper = [k for k in fit if k.startswith(("m_", "s_"))]
-    posterior = {k: fit[k] for k in per_group + tuple(hyper)}
-    posterior["cutpoints"] = fit["cutpoints"]
-    idata = az.from_dict(
-        {"posterior": posterior},
-        dims={k: ["subgroup"] for k in per_group} | {"cutpoints": ["cutpoint"]},
-        coords=sub,
-        attrs={"posterior": {"inference_library": "bayes_prc (Metropolis-within-Gibbs)"}},
-    )
+    idata = _posterior_idata(fit, labels)
     overall_idata = az.from_dict(
         {"posterior": fit["overall"]},
         dims={"precision": ["recall"]},
         coords={"recall": RECALL},
     )
     overall = OverallPosterior(overall_idata, _empirical(metric, is_pos, score), metric, prob)
-    metric_draws = idata["posterior"][metric]
     diagnostics = _diagnostics(fit[metric], chains)
-    hdi = az.hdi(metric_draws, prob=prob)
-    below = fit[metric] < (fit["overall"][metric] - margin)[..., None]
-    below_mcse = _probability_mcse(below)
-    n = np.bincount(groups.codes, minlength=len(labels))
-    npos = np.bincount(groups.codes, weights=is_pos, minlength=len(labels)).astype(int)
-    table = pd.DataFrame(
-        {
-            "n": n,
-            "positives": npos,
-            "empirical": [
-                _empirical(metric, is_pos[groups.codes == g], score[groups.codes == g])
-                for g in range(len(labels))
-            ],
-            "estimate": metric_draws.mean(("chain", "draw")).values,
-            "low": hdi.sel(ci_bound="lower").values,
-            "high": hdi.sel(ci_bound="upper").values,
-            "prob_below_overall": below.mean(axis=(0, 1)),
-            "prob_below_overall_mcse": below_mcse,
-        },
-        index=pd.Index(object_array(labels), name="subgroup"),
-    )
-    table["flagged"] = table["prob_below_overall"] > FLAG_PROBABILITY
-    table["borderline"] = np.abs(table["prob_below_overall"] - FLAG_PROBABILITY) < 2 * below_mcse
-    table["note"] = [
-        "; ".join(filter(None, (_note(p, k - p), BORDERLINE_NOTE if b else "")))
-        for p, k, b in zip(npos, n, table["borderline"], strict=True)
-    ]
-    o_hdi = az.hdi(overall.draws, prob=prob)
-    table.attrs.update(
-        {
-            "metric": metric,
-            "margin": margin,
-            "ci_prob": prob,
-            "pos_label": pos_label,
-            "overall_estimate": float(overall.draws.mean()),
-            "overall_low": float(o_hdi.sel(ci_bound="lower")),
-            "overall_high": float(o_hdi.sel(ci_bound="upper")),
-            "flag_probability": FLAG_PROBABILITY,
-        }
+    table = _subgroup_table(
+        fit, idata, overall, groups, is_pos, score, metric, margin, versus, prob, pos_label
     )
     return SubgroupComparison(
         table=table,

@@ -470,8 +470,9 @@ def test_ovr_shares_interval_and_summary_with_the_other_posteriors():
     """OvRPosterior is a PosteriorDraws: interval/summary over per-class draws, as az's."""
     import arviz as az
 
-    from bayes_prc.bayes import BinormalPosterior, OvRPosterior, PoolPosterior
+    from bayes_prc.bayes import BinormalPosterior, OvRPosterior
     from bayes_prc.bayes._posterior_base import PosteriorDraws
+    from bayes_prc.pool import PoolPosterior
 
     assert all(
         issubclass(c, PosteriorDraws) for c in (BinormalPosterior, OvRPosterior, PoolPosterior)

@@ -8,8 +8,7 @@ import pytest
 from scipy import special
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from bayes_prc.bayes._pool import PoolBins, fit_pool, pool_bins
-from bayes_prc.bayes._pool_model import (
+from bayes_prc.pool._model import (
     PoolData,
     PoolPriors,
     _grad_hess,
@@ -18,7 +17,8 @@ from bayes_prc.bayes._pool_model import (
     rate,
     sample_prior,
 )
-from bayes_prc.frequentist._design import select_labels
+from bayes_prc.pool._posterior import PoolBins, fit_pool, pool_bins
+from bayes_prc.pool._selection import select_labels
 
 
 def _pool(n=20_000, prevalence=0.02, seed=0, shift=2.5):

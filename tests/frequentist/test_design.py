@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score
 
-from bayes_prc.frequentist._design import select_labels
-from bayes_prc.frequentist._design_estimates import (
+from bayes_prc.pool._design import (
     design_ap_interval,
     design_threshold_interval,
 )
+from bayes_prc.pool._selection import select_labels
 
 
 def _pool(n=20_000, prevalence=0.02, seed=0, shift=2.0):

@@ -17,6 +17,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 import bayes_prc as bp
 from bayes_prc.subgroups import BORDERLINE_NOTE, SubgroupComparison, compare_subgroups
 from bayes_prc.subgroups._compare import _probability_mcse
+from bayes_prc.subgroups._fit import pooled_curve_summaries
 
 FAST = {"draws": 150, "tune": 150, "chains": 2}
 
@@ -45,7 +46,7 @@ def fitted(request, rng_for):
 def test_table_and_posterior(fitted):
     y, s, g, res = fitted
     assert isinstance(res, SubgroupComparison)
-    cols = ["n", "positives", "empirical", "estimate", "low", "high", "prob_below_overall"]
+    cols = ["n", "positives", "empirical", "estimate", "low", "high", "prob_below_others"]
     assert list(res.table.columns[:7]) == cols
     assert res.table.index.tolist() == ["site-0", "site-1", "site-2", "site-3"]
     assert res.posterior.dims == ("chain", "draw", "subgroup")
@@ -63,8 +64,27 @@ def test_table_and_posterior(fitted):
     overall = res.overall.draws.values[..., None]
     below = (draws.values < overall - 0.05).mean(axis=(0, 1))
     np.testing.assert_allclose(res.table["prob_below_overall"], below)
-    assert res.table["flagged"].tolist() == (below > 0.9).tolist()
-    mcse = res.table["prob_below_overall_mcse"].to_numpy()
+    # the complement of each subgroup, recomputed from the posterior's parameters as the
+    # pooled population without that subgroup (its own integration grid)
+    post = res.idata["posterior"]
+    params = {k: post[k].values for k in ("mu", "sigma", "shift", "scale", "prevalence")}
+    n = res.table["n"].to_numpy(dtype=float)
+    others = np.empty(draws.shape)
+    for j in range(n.size):
+        keep = np.arange(n.size) != j
+        sub = {k: v[..., keep] for k, v in params.items()}
+        others[..., j] = pooled_curve_summaries(sub, n[keep] / n[keep].sum(), np.linspace(0, 1, 3))[
+            "average_precision"
+        ]
+    below_others = (draws.values < others - 0.05).mean(axis=(0, 1))
+    # 2e-4 integration differences can move a draw across the margin: allow 1% of draws
+    np.testing.assert_allclose(res.table["prob_below_others"], below_others, atol=0.01)
+    # the draws behind it are in the posterior (2e-4: the two integration grids)
+    np.testing.assert_allclose(post["others_average_precision"].values, others, atol=2e-4)
+    flag = res.table["prob_below_others"].to_numpy()
+    assert res.table["flagged"].tolist() == (flag > 0.9).tolist()
+    below = flag
+    mcse = res.table["prob_below_others_mcse"].to_numpy()
     assert np.all(mcse >= 0) and np.all(mcse[(below == 0) | (below == 1)] == 0)
     borderline = np.abs(below - 0.9) < 2 * mcse
     assert res.table["borderline"].tolist() == borderline.tolist()

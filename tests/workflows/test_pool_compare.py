@@ -7,8 +7,8 @@ import pytest
 from scipy.stats import rankdata
 
 import bayes_prc as bp
-from bayes_prc.bayes._pool_pair import fit_pool_pair
 from bayes_prc.pool._compare import compare_pool
+from bayes_prc.pool._pair_model import fit_pool_pair
 
 
 def _two_models(rng, n, prevalence=0.05):
@@ -201,8 +201,8 @@ def test_model_sampler_agrees_with_nuts(rng):
     # PyMC's NUTS on the same joint calibration model: every coordinate's posterior mean
     # within 0.2 posterior sd plus 4 Monte Carlo se, sds within 30%
     pm = pytest.importorskip("pymc")
-    from bayes_prc.bayes._pool_model import pool_normal_scores
-    from bayes_prc.bayes._pool_pair import (
+    from bayes_prc.pool._model import pool_normal_scores
+    from bayes_prc.pool._pair_model import (
         PairData,
         PoolPairPriors,
         build_pair_model,

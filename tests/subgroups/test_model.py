@@ -16,25 +16,27 @@ import pytest
 import xarray as xr
 from scipy import integrate, stats
 
-from bayes_prc.bayes._subgroup_model import (
-    FITTED_DF,
+from bayes_prc.binormal import Binormal
+from bayes_prc.subgroups._fit import _metric_draws, pooled_curve_summaries
+from bayes_prc.subgroups._model import (
+    CutpointPrior,
+    Likelihood,
     SubgroupPriors,
-    _cutpoint_forward,
-    _cutpoint_reverse,
-    _CutpointPrior,
-    _fitted_proposal,
-    _Likelihood,
     _loc_scale,
-    _log_unit_target,
-    _newton_terms,
-    _rescale,
-    _translate,
     group_log_likelihood,
-    sample_subgroups,
     subgroup_data,
 )
-from bayes_prc.bayes._subgroups import _metric_draws, pooled_curve_summaries
-from bayes_prc.binormal import Binormal
+from bayes_prc.subgroups._proposals import (
+    FITTED_DF,
+    cutpoint_forward,
+    cutpoint_reverse,
+    fitted_proposal,
+    log_unit_target,
+    newton_terms,
+    rescale,
+    translate,
+)
+from bayes_prc.subgroups._sampler import sample_subgroups
 
 
 def _data(rng, sizes=(60, 120, 90), mus=(0.8, 1.5, 1.3), prevalence=0.2):
@@ -101,7 +103,7 @@ def test_cutpoint_derivatives_match_finite_differences(rng):
     step 1e-5: truncation error ~1e-10, rounding ~1e-6 relative on the Hessian)."""
     _, _, _, data = _data(rng)
     c, theta = _random_state(rng, data, chains=1)
-    lik = _Likelihood(data)
+    lik = Likelihood(data)
 
     def total(cc):
         return lik.loglik(cc, theta).sum()
@@ -139,7 +141,7 @@ def test_cutpoint_prior_is_flat_in_log_gaps_and_scale_free(rng):
     j, chains = 12, 3
     c = np.cumsum(rng.uniform(0.05, 1.0, (chains, j)), axis=1) + rng.normal(0, 2, (chains, 1))
     unit = np.exp(rng.normal(0.0, 1.0, chains))
-    prior = _CutpointPrior(5.0, unit)
+    prior = CutpointPrior(5.0, unit)
     other = np.sort(c + rng.normal(0.0, 0.02, c.shape), axis=1)
     ref = [
         -np.sum(np.log(np.diff(x, axis=1)), axis=1) + stats.norm.logpdf(x.mean(1), 0, 5 * unit)
@@ -157,7 +159,7 @@ def test_cutpoint_prior_is_flat_in_log_gaps_and_scale_free(rng):
     np.testing.assert_allclose(prior.gradient(c), num, rtol=1e-6, atol=1e-6)
 
     f = np.exp(rng.normal(0.0, 1.0, chains))
-    scaled = _CutpointPrior(5.0, unit * f).log_density(c * f[:, None])
+    scaled = CutpointPrior(5.0, unit * f).log_density(c * f[:, None])
     np.testing.assert_allclose(scaled - prior.log_density(c), -j * np.log(f), atol=1e-9)
     swapped = c.copy()
     swapped[:, [3, 4]] = swapped[:, [4, 3]]
@@ -172,7 +174,7 @@ def test_proposal_densities_match_scipy(rng):
     mean = rng.normal(size=(g, 2))
     a = rng.normal(size=(g, 2, 2))
     cov = np.einsum("gij,gkj->gik", a, a) + 0.1 * np.eye(2)
-    fitted = _fitted_proposal(mean, cov)
+    fitted = fitted_proposal(mean, cov)
     x, z = fitted.draw(rng, 3), fitted.draw(rng, 3)  # (chains, G, 2)
     got = fitted.log_density(x) - fitted.log_density(z)
     for j in range(g):
@@ -181,18 +183,18 @@ def test_proposal_densities_match_scipy(rng):
         np.testing.assert_allclose(got[:, j], ref.logpdf(x[:, j]) - ref.logpdf(z[:, j]), atol=1e-9)
 
     _, _, _, data = _data(rng)
-    lik = _Likelihood(data)
+    lik = Likelihood(data)
     c, theta = _random_state(rng, data)
-    prior = _CutpointPrior(5.0, rng.uniform(0.5, 2.0, c.shape[0]))
+    prior = CutpointPrior(5.0, rng.uniform(0.5, 2.0, c.shape[0]))
     h = rng.uniform(0.3, 1.2, (c.shape[0], 1))
-    _, _, c_prop, log_q, ok = _cutpoint_forward(lik, c, theta, prior, h, np.random.default_rng(1))
-    _, _, log_q_back, _ = _cutpoint_reverse(lik, c_prop, c, theta, prior, h)
+    _, _, c_prop, log_q, ok = cutpoint_forward(lik, c, theta, prior, h, np.random.default_rng(1))
+    _, _, log_q_back, _ = cutpoint_reverse(lik, c_prop, c, theta, prior, h)
     assert ok.any()
     for i in np.flatnonzero(ok):
         # the proposal from point p is N(p + h^2 / 2 (newton(p) - p), h^2 (L L^T)^{-1})
         def gaussian(p, i=i):
-            one = _CutpointPrior(5.0, prior.scale[i : i + 1] / 5.0)
-            _, _, newton, ld, ls, _ = _newton_terms(lik, p[None], theta[i : i + 1], one)
+            one = CutpointPrior(5.0, prior.scale[i : i + 1] / 5.0)
+            _, _, newton, ld, ls, _ = newton_terms(lik, p[None], theta[i : i + 1], one)
             lower = np.diag(ld[0]) + np.diag(ls[0], -1)
             precision = lower @ lower.T / h[i, 0] ** 2
             centre = p + 0.5 * h[i, 0] ** 2 * (newton[0] - p)
@@ -229,6 +231,52 @@ def test_pooled_population_one_subgroup_is_the_binormal_closed_form(rng):
     # the precision curve at recall 0.5 is the binormal curve's
     want = Binormal(mu, sigma, 0.0, 1.0, prev).precision_at_recall(0.5)
     np.testing.assert_allclose(out["precision"][:, 5], want, atol=1e-3)
+
+
+def test_others_of_two_subgroups_is_the_other_binormal(rng):
+    """Two subgroups: each one's complement is the other subgroup alone, so its AP and ROC
+    AUC are that subgroup's binormal closed forms. Tolerance 1e-4: the complement is
+    integrated on the grid that spans both subgroups (a wider grid than its own)."""
+    d = 40
+    mu = rng.uniform(0.0, 3.0, (d, 2))
+    sigma = np.exp(rng.uniform(-0.7, 0.7, (d, 2)))
+    prev = rng.uniform(0.05, 0.5, (d, 2))
+    draws = {
+        "mu": mu,
+        "sigma": sigma,
+        "shift": rng.normal(0, 0.5, (d, 2)),
+        "scale": np.exp(0.3 * rng.normal(size=(d, 2))),
+        "prevalence": prev,
+    }
+    out = pooled_curve_summaries(draws, np.array([0.4, 0.6]), np.linspace(0, 1, 5), others=True)
+    for g, other in ((0, 1), (1, 0)):
+        ap = Binormal(mu[:, other], sigma[:, other], 0.0, 1.0, prev[:, other]).average_precision()
+        auc = stats.norm.cdf(mu[:, other] / np.sqrt(1 + sigma[:, other] ** 2))
+        np.testing.assert_allclose(out["others_average_precision"][:, g], ap, atol=1e-4)
+        np.testing.assert_allclose(out["others_roc_auc"][:, g], auc, atol=1e-5)
+
+
+def test_others_equal_the_mixture_without_the_subgroup(rng):
+    """Four subgroups: each complement equals the pooled population with that subgroup's
+    weight set to 0 (its own grid), to 2e-4."""
+    d, g = 30, 4
+    draws = {
+        "mu": rng.uniform(0.3, 2.5, (d, g)),
+        "sigma": np.exp(rng.uniform(-0.5, 0.5, (d, g))),
+        "shift": rng.normal(0, 0.5, (d, g)),
+        "scale": np.exp(0.2 * rng.normal(size=(d, g))),
+        "prevalence": rng.uniform(0.05, 0.4, (d, g)),
+    }
+    w = rng.dirichlet(np.ones(g) * 3)
+    out = pooled_curve_summaries(draws, w, np.linspace(0, 1, 5), others=True)
+    for j in range(g):
+        keep = np.arange(g) != j
+        sub = {k: v[:, keep] for k, v in draws.items()}
+        ref = pooled_curve_summaries(sub, w[keep] / w[keep].sum(), np.linspace(0, 1, 5))
+        np.testing.assert_allclose(
+            out["others_average_precision"][:, j], ref["average_precision"], atol=2e-4
+        )
+        np.testing.assert_allclose(out["others_roc_auc"][:, j], ref["roc_auc"], atol=2e-5)
 
 
 def test_pooled_population_mixture_matches_adaptive_quadrature(rng):
@@ -290,8 +338,8 @@ def test_latent_axis_moves_against_quadrature_and_scipy(rng):
     theta0 = rng.normal(0.0, 0.5, (g, 4))
     s_shift, cut_scale = 0.7, 3.0
     c, theta = np.repeat(c0[None], n, 0), np.repeat(theta0[None], n, 0)
-    prior = _CutpointPrior(5.0, np.full(n, cut_scale / 5.0))
-    c_new, th_new = _translate(c, theta, np.full(n, s_shift), prior, rng)
+    prior = CutpointPrior(5.0, np.full(n, cut_scale / 5.0))
+    c_new, th_new = translate(c, theta, np.full(n, s_shift), prior, rng)
     delta = c_new[:, 0] - c0[0]  # the cutpoints and every location move by the same delta
     np.testing.assert_allclose(c_new - c, np.repeat(delta[:, None], j, 1), atol=1e-12)
     np.testing.assert_allclose(th_new[..., 0] - theta[..., 0], np.repeat(delta[:, None], g, 1))
@@ -306,7 +354,7 @@ def test_latent_axis_moves_against_quadrature_and_scipy(rng):
 
     m_l = rng.normal(0.0, 2.0, n)
     c, theta = np.repeat(c0[None], n, 0), np.repeat(theta0[None], n, 0)
-    c_new, th_new, m_new = _rescale(c, theta, m_l, priors.log_scale_sd, rng)
+    c_new, th_new, m_new = rescale(c, theta, m_l, priors.log_scale_sd, rng)
     lam = m_new - m_l
     np.testing.assert_allclose(c_new, c * np.exp(lam)[:, None])
     np.testing.assert_allclose(th_new[..., 0], theta[..., 0] * np.exp(lam)[:, None])
@@ -327,7 +375,7 @@ def test_latent_axis_moves_against_quadrature_and_scipy(rng):
             + stats.norm.logpdf(c3.mean(1), 0.0, priors.cutpoint_sd * unit)
         )
 
-    got = _log_unit_target(a, c3, th3, s, priors) - _log_unit_target(b, c3, th3, s, priors)
+    got = log_unit_target(a, c3, th3, s, priors) - log_unit_target(b, c3, th3, s, priors)
     np.testing.assert_allclose(got, scipy_target(a) - scipy_target(b), atol=1e-9)
 
 
@@ -347,9 +395,48 @@ def test_sampler_is_reproducible_and_shaped(rng):
     assert np.all((a["prevalence"] > 0) & (a["prevalence"] < 1))
 
 
+@pytest.mark.parametrize("where", ["progress", "step"])
+def test_sampler_restores_numpy_error_state_when_interrupted(rng, monkeypatch, where):
+    """The sampler ignores overflow inside its loop only: a KeyboardInterrupt (Ctrl-C in
+    the progress callback) or an error raised by a step mid-run leaves NumPy's error
+    state as it was before the call."""
+    import bayes_prc.subgroups._sampler as sampler
+
+    _, _, _, data = _data(rng)
+    seen = []
+
+    def interrupt(*args):
+        seen.append(np.geterr())
+        raise KeyboardInterrupt
+
+    progress = None
+    if where == "progress":
+        progress = interrupt
+    else:
+        step = sampler._prevalence_step
+        calls = []
+
+        def failing_step(*args):
+            calls.append(None)
+            if len(calls) == 7:
+                interrupt()
+            return step(*args)
+
+        monkeypatch.setattr(sampler, "_prevalence_step", failing_step)
+    with np.errstate(over="raise", divide="warn", invalid="call", under="print"):
+        before = np.geterr()
+        with pytest.raises(KeyboardInterrupt):
+            sample_subgroups(
+                data, SubgroupPriors(), draws=40, tune=30, chains=2, rng=rng, progress=progress
+            )
+        assert np.geterr() == before
+    assert len(seen) == 1  # interrupted mid-run, inside the loop's error state
+    assert {seen[0][k] for k in ("over", "divide", "invalid")} == {"ignore"}
+
+
 def _nuts_vs_fast(rng, draws):
     pm = pytest.importorskip("pymc")
-    from bayes_prc.bayes._subgroup_model import build_subgroup_model
+    from bayes_prc.subgroups._pymc import build_subgroup_model
 
     _, _, _, data = _data(rng)
     priors = SubgroupPriors()

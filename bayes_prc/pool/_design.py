@@ -15,8 +15,8 @@ import numpy as np
 from scipy import special
 
 from .._core import check_choice, check_int, check_probability, check_random_state, plain
-from ._design import check_selection, read_only_array
-from ._results import IntervalResult
+from ..frequentist import IntervalResult
+from ._selection import check_selection, read_only_array
 
 __all__ = [
     "DESIGN_INTERVAL_METHODS",

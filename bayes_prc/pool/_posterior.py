@@ -28,10 +28,10 @@ import xarray as xr
 from scipy import special
 
 from .._core import check_choice, check_int, check_probability, check_random_state, plain
-from ..frequentist import prepare_selection
-from ._common import DEFAULT_RECALL, check_unit_grid, simultaneous_band
-from ._idata import SAMPLE_DIMS
-from ._pool_model import (
+from ..bayes import DEFAULT_RECALL, SAMPLE_DIMS, PosteriorDraws, check_unit_grid
+from ..frequentist import simultaneous_band
+from ._design import prepare_selection
+from ._model import (
     PoolData,
     PoolPriors,
     pool_normal_scores,
@@ -40,7 +40,6 @@ from ._pool_model import (
     sample_pool_laplace,
     sample_pool_nuts,
 )
-from ._posterior_base import PosteriorDraws
 
 __all__ = ["PoolPosterior", "fit_pool", "pool_bins"]
 
@@ -405,7 +404,7 @@ def fit_pool(
 ):
     r"""Posterior of the whole pool's PR curve, AP and ROC AUC from a labelled selection.
 
-    Model (:mod:`bayes_prc.bayes._pool_model`): the unknown is the calibration curve
+    Model (:mod:`bayes_prc.pool._model`): the unknown is the calibration curve
     ``P(y = 1 | score)``, monotone non-decreasing in the score:
     ``P(y = 1 | s) = eps + (1 - eps) expit(f(u))`` with
     ``u = Phi^-1((pool rank - 1/2) / N)`` (ties averaged, so any increasing transform of
@@ -419,7 +418,7 @@ def fit_pool(
     labelled items; ``inclusion_prob`` only centres the floor's prior. Each draw labels
     the unlabelled items with their calibrated probabilities (with Bernoulli noise when
     ``label_noise``), the labelled items keep their labels, and the pool's PR curve, AP
-    (scikit-learn's definition) and ROC AUC follow (:mod:`bayes_prc.bayes._pool`).
+    (scikit-learn's definition) and ROC AUC follow (:mod:`bayes_prc.pool._posterior`).
     Assumptions: the calibration is a monotone curve, smooth on the probit-rank scale
     (``K + 1`` linear segments), above a constant floor; labels are independent given
     the scores.

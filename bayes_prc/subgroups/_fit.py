@@ -1,7 +1,7 @@
 """Fitting the subgroup model: metric draws, the pooled population, independent fits, check.
 
 numpy/scipy only. :func:`fit_subgroups` runs the hierarchical sampler of
-:mod:`._subgroup_model` and turns its draws into each subgroup's AP and ROC AUC (the
+:mod:`._sampler` and turns its draws into each subgroup's AP and ROC AUC (the
 analytic binormal curve of each draw) and those of all subgroups together (the mixture of
 the subgroups on the shared latent scale, :func:`pooled_curve_summaries`);
 :func:`independent_subgroup_draws` fits each subgroup on its own (the semiparametric
@@ -14,10 +14,15 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtr
 
+from ..bayes import (
+    SemiparametricPriors,
+    bin_log_probs,
+    ordinal_categories,
+    sample_semiparametric_grid,
+)
 from ..binormal import Binormal
-from ._ordinal import bin_log_probs, ordinal_categories
-from ._semiparametric import SemiparametricPriors, sample_semiparametric_grid
-from ._subgroup_model import SubgroupPriors, sample_subgroups
+from ._model import SubgroupPriors
+from ._sampler import sample_subgroups
 
 __all__ = [
     "SUBGROUP_METRICS",
@@ -56,8 +61,10 @@ def fit_subgroups(data, priors, *, draws, tune, chains, rng, recall, progress=No
     dict
         The sampler's draws (see :func:`sample_subgroups`) plus ``average_precision``
         and ``roc_auc`` of shape (chains, draws, G) and ``overall`` (the pooled
-        population's ``average_precision``, ``roc_auc`` of shape (chains, draws) and
-        ``precision`` of shape (chains, draws, R)).
+        population's ``average_precision``, ``roc_auc`` of shape (chains, draws),
+        ``precision`` of shape (chains, draws, R) and, with two subgroups or more, each
+        subgroup's complement's ``others_average_precision`` and ``others_roc_auc`` of
+        shape (chains, draws, G)).
     """
     priors = SubgroupPriors.from_any(priors)
     out = sample_subgroups(
@@ -66,7 +73,7 @@ def fit_subgroups(data, priors, *, draws, tune, chains, rng, recall, progress=No
     for metric in SUBGROUP_METRICS:
         out[metric] = _metric_draws(out["mu"], out["sigma"], out["prevalence"], metric)
     weights = data.n / data.n.sum()
-    out["overall"] = pooled_curve_summaries(out, weights, recall)
+    out["overall"] = pooled_curve_summaries(out, weights, recall, others=data.n.size > 1)
     return out
 
 
@@ -81,7 +88,9 @@ def _richardson_trapezoid(f, x):
     return (4.0 * _trapezoid(f, x) - _trapezoid(f[:, ::2], x[:, ::2])) / 3.0
 
 
-def pooled_curve_summaries(draws, weights, recall, n_grid=257, chunk_elements=4_000_000):
+def pooled_curve_summaries(
+    draws, weights, recall, n_grid=257, chunk_elements=4_000_000, others=False
+):
     """AP, ROC AUC and the PR curve of all subgroups together, per posterior draw.
 
     The pooled population mixes the subgroups in proportions ``weights``; on the shared
@@ -106,12 +115,18 @@ def pooled_curve_summaries(draws, weights, recall, n_grid=257, chunk_elements=4_
         Share of each subgroup in the pooled population (summing to 1).
     recall : ndarray of shape (R,)
         Recall grid of the returned precision curve.
+    others : bool, default False
+        Also the AP and ROC AUC of each subgroup's complement: all the other subgroups
+        together, mixed in their proportions ``weights`` (renormalized), from the same
+        components (the pooled masses minus the subgroup's own; needs ``G >= 2``).
 
     Returns
     -------
     dict
         ``average_precision`` and ``roc_auc`` of shape ``draws["mu"].shape[:-1]`` and
-        ``precision`` of shape ``draws["mu"].shape[:-1] + (R,)``.
+        ``precision`` of shape ``draws["mu"].shape[:-1] + (R,)``; with ``others``,
+        ``others_average_precision`` and ``others_roc_auc`` of shape
+        ``draws["mu"].shape``.
     """
     shape = draws["mu"].shape[:-1]
     g = draws["mu"].shape[-1]
@@ -124,6 +139,9 @@ def pooled_curve_summaries(draws, weights, recall, n_grid=257, chunk_elements=4_
     ap = np.empty(d)
     auc = np.empty(d)
     prec_out = np.empty((d, recall.size))
+    if others:
+        ap_others = np.empty((d, g))
+        auc_others = np.empty((d, g))
     step = max(1, int(chunk_elements // (g * n_grid * 2)))
     u = np.linspace(0.0, 1.0, n_grid)
     for a in range(0, d, step):
@@ -132,31 +150,50 @@ def pooled_curve_summaries(draws, weights, recall, n_grid=257, chunk_elements=4_
         hi = np.max(loc[sl] + 8.5 * scl[sl], axis=(1, 2))
         t = lo[:, None] + (hi - lo)[:, None] * u[None, :]  # (D', T)
         z = (loc[sl][:, None] - t[:, :, None, None]) / scl[sl][:, None]  # (D', T, G, 2)
-        above = np.sum(mass[sl][:, None] * ndtr(z), axis=2)  # (D', T, 2)
-        fp, tp = above[..., 0], above[..., 1]
-        p_tot = mass[sl][..., 1].sum(axis=1)[:, None]
-        n_tot = mass[sl][..., 0].sum(axis=1)[:, None]
-        rec = tp / p_tot
-        fpr = fp / n_tot
-        with np.errstate(invalid="ignore", divide="ignore"):
-            prec = tp / (tp + fp)
-        # where both masses underflow (far above every component) the precision is the
-        # limit along the grid: carry the last defined value upwards
-        bad = ~np.isfinite(prec)
-        if bad.any():
-            idx = np.where(~bad, np.arange(n_grid)[None, :], 0)
-            np.maximum.accumulate(idx, axis=1, out=idx)
-            prec = np.take_along_axis(np.where(bad, 0.0, prec), idx, axis=1)
+        parts = mass[sl][:, None] * ndtr(z)  # (D', T, G, 2)
+        above = np.sum(parts, axis=2)  # (D', T, 2)
+        totals = mass[sl].sum(axis=1)  # (D', 2)
+        prec, rec, fpr = _curve(above, totals)
         ap[sl] = _richardson_trapezoid(prec, rec)
         auc[sl] = _richardson_trapezoid(rec, fpr)
+        if others:
+            for j in range(g):
+                o_prec, o_rec, o_fpr = _curve(above - parts[:, :, j], totals - mass[sl][:, j])
+                ap_others[sl, j] = _richardson_trapezoid(o_prec, o_rec)
+                auc_others[sl, j] = _richardson_trapezoid(o_rec, o_fpr)
         for i, row in enumerate(range(sl.start, sl.stop)):
             # recall falls along the grid: interpolate on the reversed (increasing) arrays
             prec_out[row] = np.interp(recall, rec[i, ::-1], prec[i, ::-1])
-    return {
+    out = {
         "average_precision": ap.reshape(shape),
         "roc_auc": auc.reshape(shape),
         "precision": prec_out.reshape(*shape, recall.size),
     }
+    if others:
+        out["others_average_precision"] = ap_others.reshape(*shape, g)
+        out["others_roc_auc"] = auc_others.reshape(*shape, g)
+    return out
+
+
+def _curve(above, totals):
+    """Precision, recall and FPR along the threshold grid from the masses above it.
+
+    ``above`` (D, T, 2): negative and positive mass above each threshold; ``totals``
+    (D, 2): the whole masses.
+    """
+    fp, tp = above[..., 0], above[..., 1]
+    rec = tp / totals[:, 1:2]
+    fpr = fp / totals[:, 0:1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prec = tp / (tp + fp)
+    # where both masses underflow (far above every component) the precision is the
+    # limit along the grid: carry the last defined value upwards
+    bad = ~np.isfinite(prec)
+    if bad.any():
+        idx = np.where(~bad, np.arange(prec.shape[1])[None, :], 0)
+        np.maximum.accumulate(idx, axis=1, out=idx)
+        prec = np.take_along_axis(np.where(bad, 0.0, prec), idx, axis=1)
+    return prec, rec, fpr
 
 
 # -------------------------------------------------------------------- independent fits

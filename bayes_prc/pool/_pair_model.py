@@ -62,9 +62,9 @@ import numpy as np
 from scipy import optimize, special
 
 from .._core import plain
-from ..exceptions import ConvergenceWarning
-from ._laplace import (
+from ..bayes import (
     KHAT_OK,
+    PriorsBase,
     importance_summary,
     proposal_chol,
     psis,
@@ -72,19 +72,19 @@ from ._laplace import (
     t_draws,
     tempered_smc,
 )
-from ._pool_model import (
+from ..exceptions import ConvergenceWarning
+from ._model import (
     _item_derivatives,
     calibration_basis,
     pool_normal_scores,
     prevalence_estimate,
 )
-from ._priors import _Priors
 
 __all__ = ["PairData", "PairPool", "PoolPairPriors", "fit_pool_pair", "pair_log_posterior"]
 
 
 @dataclass(frozen=True)
-class PoolPairPriors(_Priors):
+class PoolPairPriors(PriorsBase):
     """Prior of the joint calibration model of two classifiers on a pool.
 
     Parameters

@@ -61,9 +61,8 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from .._core import plain
+from ..bayes import KHAT_OK, PriorsBase, adaptive_importance, importance_summary, systematic
 from ..exceptions import ConvergenceWarning
-from ._laplace import KHAT_OK, adaptive_importance, importance_summary, systematic
-from ._priors import _Priors
 
 __all__ = [
     "PoolData",
@@ -75,8 +74,8 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class PoolPriors(_Priors):
-    """Prior of the pool calibration model (see :mod:`bayes_prc.bayes._pool_model`).
+class PoolPriors(PriorsBase):
+    """Prior of the pool calibration model (see :mod:`bayes_prc.pool._model`).
 
     Parameters
     ----------
@@ -410,7 +409,7 @@ def build_pool_model(data, priors):
 
 def sample_pool_nuts(data, priors, *, rng, draws, chains, tune, progressbar, cores, target_accept):
     """NUTS draws of the PyMC model through the compiled-model cache."""
-    from ._model import priors_key, sample_nuts
+    from ..bayes import priors_key, sample_nuts
 
     key = ("pool", data.knots.size, data.has_floor, priors_key(priors))
     values = {"basis": data.h, "labels": data.y.astype(np.int64)}
