@@ -98,7 +98,13 @@ def add_threshold_parser(sub, fmt, data_args, labels_as_written):
     p.add_argument(
         "--method",
         default=None,
-        choices=["ltt_bonferroni", "ltt_fixed_sequence", "bayes", "empirical"],
+        choices=[
+            "ltt_bonferroni",
+            "ltt_fixed_sequence",
+            "ltt_split_fixed_sequence",
+            "bayes",
+            "empirical",
+        ],
         help="the row to quote (default: the recommended one)",
     )
     p.add_argument("--seed", type=int, default=0, help="random seed (fixed-sequence split)")

@@ -15,7 +15,13 @@ from ..empirical import as_ranked
 __all__ = ["THRESHOLD_METHODS", "GRID_SIZE", "ThresholdChoice", "choose_threshold"]
 
 #: Rows of :attr:`ThresholdChoice.table`, in order.
-THRESHOLD_METHODS = ("ltt_bonferroni", "ltt_fixed_sequence", "bayes", "empirical")
+THRESHOLD_METHODS = (
+    "ltt_bonferroni",
+    "ltt_fixed_sequence",
+    "ltt_split_fixed_sequence",
+    "bayes",
+    "empirical",
+)
 #: Number of candidate thresholds (quantiles of all scores, labels never used).
 GRID_SIZE = 100
 
@@ -106,8 +112,19 @@ def _counts(is_pos, score, grid, codes=None, n_clusters=0):
     return tp, npred, tpc, npc
 
 
+#: Below this many clusters holding an error among the counted items the cluster variance
+#: says nothing about the within-cluster correlation (no error, no spread), so the design
+#: effect falls back to its worst case: every cluster's items share one outcome.
+MIN_CLUSTERS_WITH_ERRORS = 5
+
+
 def _design_effect(a_c, b_c):
-    """Design effect of the ratio ``sum a / sum b`` over clusters (>= 1), per row."""
+    """Design effect of the ratio ``sum a / sum b`` over clusters (>= 1), per row.
+
+    The ratio (linearisation) estimate, or, where fewer than
+    :data:`MIN_CLUSTERS_WITH_ERRORS` clusters hold an error (``a_c < b_c``), at least
+    ``sum b / #clusters with b_c > 0`` (perfect within-cluster correlation).
+    """
     b = b_c.sum(1)
     a = a_c.sum(1)
     c = a_c.shape[1]
@@ -117,7 +134,10 @@ def _design_effect(a_c, b_c):
         var_cl = c / (c - 1) * (resid**2).sum(1) / b**2
         var_bin = p * (1 - p) / b
         deff = np.where(var_bin > 0, var_cl / var_bin, 1.0)
-    return np.where(np.isfinite(deff), np.maximum(deff, 1.0), 1.0)
+        worst = b / np.maximum((b_c > 0).sum(1), 1)
+    deff = np.where(np.isfinite(deff), np.maximum(deff, 1.0), 1.0)
+    few = (a_c < b_c).sum(1) < MIN_CLUSTERS_WITH_ERRORS
+    return np.where(few, np.maximum(deff, worst), deff)
 
 
 def _pvalues(metric, target, is_pos, score, grid, clusters, prevalence):
@@ -125,32 +145,86 @@ def _pvalues(metric, target, is_pos, score, grid, clusters, prevalence):
     nc = 0 if clusters is None else clusters.n_clusters
     tp, npred, tpc, npc = _counts(is_pos, score, grid, codes, nc)
     n_pos = float(is_pos.sum())
-    if metric == "recall":
-        x, n = tp, np.full_like(tp, n_pos)
-        if clusters is not None:
-            deff = _design_effect(
-                tpc, np.tile(np.bincount(codes, weights=is_pos, minlength=nc), (grid.size, 1))
-            )
-            x, n = x / deff, n / deff
-        return binomial_pvalue(x, n, target)
-    if prevalence is None:
-        x, n = tp, npred
-        if clusters is not None:
+    n_neg = float(is_pos.size - n_pos)
+    deff = None
+    if clusters is not None:
+        pos_c = np.tile(np.bincount(codes, weights=is_pos, minlength=nc), (grid.size, 1))
+        if metric == "recall":
+            deff = _design_effect(tpc, pos_c)
+        elif prevalence is None:
             deff = _design_effect(tpc, npc)
-            x, n = x / deff, n / deff
-        return binomial_pvalue(x, n, target)
+        else:  # TPR's and FPR's own design effects (FPR's "errors": flagged negatives)
+            neg_c = np.tile(np.bincount(codes, weights=~is_pos, minlength=nc), (grid.size, 1))
+            fpc = npc - tpc
+            deff = (_design_effect(tpc, pos_c), _design_effect(neg_c - fpc, neg_c))
+    return _pvalues_from_counts(metric, target, tp, npred, n_pos, n_neg, prevalence, deff)
+
+
+def _pvalues_from_counts(metric, target, tp, npred, n_pos, n_neg, prevalence, deff=None):
+    """p-values of H0 "metric(t) < target" per grid threshold from the counts there.
+
+    ``deff``: the design effect per threshold (a pair, TPR's and FPR's, with a prevalence);
+    counts are divided by it (effective counts).
+    """
+    if metric == "precision" and prevalence is not None:
+        d_tpr, d_fpr = (1.0, 1.0) if deff is None else deff
+        return _prevalence_pvalues(
+            target, tp / d_tpr, n_pos / d_tpr, (npred - tp) / d_fpr, n_neg / d_fpr, prevalence
+        )
+    x, n = (tp, np.full_like(tp, n_pos)) if metric == "recall" else (tp, npred)
+    if deff is not None:
+        x, n = x / deff, n / deff
+    return binomial_pvalue(x, n, target)
+
+
+def _prevalence_pvalues(target, tp, n_pos, fp, n_neg, prevalence):
     # precision at a deployment prevalence pi: prec >= target iff
     # pi (1 - target) TPR >= target (1 - pi) FPR. Test TPR >= r and FPR <= f jointly, at the
     # boundary with the best split: the p-value is the smallest max(p_tpr, p_fpr) * 2 over r.
-    fp = npred - tp
-    n_neg = float(is_pos.size - n_pos)
+    # (Counts may be effective, non-integer: both tails through the incomplete beta.)
     k = prevalence * (1 - target) / (target * (1 - prevalence))
     r = np.linspace(0.001, 1, 400)
+    tp, fp = np.broadcast_to(tp, np.shape(fp)), np.broadcast_to(fp, np.shape(tp))
+    n_pos = np.broadcast_to(n_pos, tp.shape)[:, None]
+    n_neg = np.broadcast_to(n_neg, tp.shape)[:, None]
     p_tpr = binomial_pvalue(tp[:, None], n_pos, r[None, :])  # H0: TPR < r
-    f = np.minimum(k * r, 1.0)
-    # H0: FPR > f: P(FP <= fp | n_neg, f)
-    p_fpr = np.where(f >= 1, 1.0, stats.binom.cdf(fp[:, None], n_neg, f[None, :]))
+    f = np.minimum(k * r, 1.0)[None, :]
+    # H0: FPR > f: P(FP <= fp | n_neg, f) = I_{1-f}(n_neg - fp, fp + 1)
+    x = fp[:, None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_fpr = special.betainc(np.maximum(n_neg - x, 1e-300), x + 1, 1 - f)
+    p_fpr = np.where((f >= 1) | (x >= n_neg), 1.0, p_fpr)
     return np.minimum(1.0, 2 * np.maximum(p_tpr, p_fpr).min(1))
+
+
+def _fixed_sequence(order, pvalues, alpha):
+    """Test in ``order`` at ``alpha`` until the first failure; the rejected hypotheses."""
+    passed = np.zeros(pvalues.size, bool)
+    for k in order:
+        if pvalues[k] > alpha:
+            break
+        passed[k] = True
+    return passed
+
+
+def _sequence_order(metric, target, npred, n_pos, n_neg, prevalence, alpha, flagged_clusters):
+    """The label-free order of the fixed sequence: from the conservative end of the grid.
+
+    Precision: from the highest threshold down, skipping the thresholds that could not
+    pass even if every flagged item were positive (too few flagged; depends on the counts
+    of flagged items only; with clusters, of flagged clusters: the worst-case effective
+    count of a cluster-correlated sample). Recall: from the lowest threshold up.
+    """
+    k = np.arange(npred.size)
+    if metric == "recall":
+        return k
+    best_tp = np.minimum(npred, n_pos)
+    deff = None
+    if flagged_clusters is not None:
+        deff = npred / np.maximum(flagged_clusters, 1)
+        deff = deff if prevalence is None else (deff, 1.0)
+    best = _pvalues_from_counts(metric, target, best_tp, npred, n_pos, n_neg, prevalence, deff)
+    return k[::-1][best[::-1] <= alpha]
 
 
 def _pick(metric, grid, certified):
@@ -262,27 +336,32 @@ def choose_threshold(
 
     emp = _empirical_values(metric, is_pos, score, grid, prevalence)
     pv = _pvalues(metric, target, is_pos, score, grid, clusters, prevalence)
+    tp, npred, _, npc = _counts(
+        is_pos, score, grid, *(() if clusters is None else (clusters.codes, clusters.n_clusters))
+    )
+    n_pos, n_neg = float(is_pos.sum()), float((~is_pos).sum())
+    flagged_clusters = None if npc is None else (npc > 0).sum(1)
+    order = _sequence_order(
+        metric, target, npred, n_pos, n_neg, prevalence, alpha, flagged_clusters
+    )
     rows = {
         "ltt_bonferroni": _pick(metric, grid, pv <= alpha / grid.size),
+        "ltt_fixed_sequence": _pick(metric, grid, _fixed_sequence(order, pv, alpha)),
         "empirical": _pick(metric, grid, np.nan_to_num(emp) >= target),
     }
-    # split fixed sequence
+    # split fixed sequence (LTT paper): a random half orders the grid by its p-values
+    # (smallest first; ties: the more conservative threshold first), the other half tests
     half = rng.permutation(score.size) < score.size // 2
     sub_clusters = None
     if clusters is not None:
         sub_clusters = check_groups(clusters.codes[~half], int((~half).sum()))
-    # order by the first half's p-values (smallest first; ties: the more conservative
-    # threshold first), as MAPIE's split fixed-sequence testing does
     pv_a = _pvalues(metric, target, is_pos[half], score[half], grid, None, prevalence)
     tiebreak = -grid if metric == "precision" else grid
-    order = np.lexsort((tiebreak, pv_a))
+    split_order = np.lexsort((tiebreak, pv_a))
     pv_b = _pvalues(metric, target, is_pos[~half], score[~half], grid, sub_clusters, prevalence)
-    passed = np.zeros(grid.size, bool)
-    for k in order:
-        if pv_b[k] > alpha:
-            break
-        passed[k] = True
-    rows["ltt_fixed_sequence"] = _pick(metric, grid, passed)
+    rows["ltt_split_fixed_sequence"] = _pick(
+        metric, grid, _fixed_sequence(split_order, pv_b, alpha)
+    )
     if method == "bayes":
         seed = int(rng.integers(2**31))
         rows["bayes"] = _pick(
@@ -323,7 +402,16 @@ def choose_threshold(
     where = "" if prevalence is None else f" at prevalence {prevalence:g}"
     if k is None:
         # the best target reachable at this confidence by the same rule
-        lows = _reachable(metric, is_pos, score, grid, alpha, quoted, prevalence)
+        lows = _reachable(
+            metric,
+            tp,
+            npred,
+            n_pos,
+            alpha / grid.size,
+            None
+            if clusters is None and prevalence is None
+            else (lambda t: _pvalues(metric, t, is_pos, score, grid, clusters, prevalence)),
+        )
         guarantee = (
             f"no threshold certifies {metric} >= {target:.2f}{where} with {level} confidence; "
             f"the best {metric} certifiable at that confidence is {lows:.3f}"
@@ -363,13 +451,24 @@ def choose_threshold(
     )
 
 
-def _reachable(metric, is_pos, score, grid, alpha, method, prevalence):
-    """Largest target certifiable on this grid by the Bonferroni rule (bisection)."""
+def _reachable(metric, tp, npred, n_pos, level, pvalues_at=None):
+    """Largest target certifiable on the grid by the Bonferroni rule.
+
+    Without a prevalence or clusters this is the largest one-sided Clopper-Pearson lower
+    bound at ``level`` (``p <= level`` iff the target is below it); otherwise bisection on
+    ``pvalues_at(target)``.
+    """
+    if pvalues_at is None:
+        x = tp
+        n = np.full_like(tp, n_pos) if metric == "recall" else npred
+        ok = x > 0
+        if not ok.any():
+            return 0.0
+        return float(stats.beta.ppf(level, x[ok], n[ok] - x[ok] + 1).max())
     lo, hi = 0.0, 1.0
     for _ in range(30):
         mid = (lo + hi) / 2
-        pv = _pvalues(metric, mid, is_pos, score, grid, None, prevalence)
-        if (pv <= alpha / grid.size).any():
+        if (pvalues_at(mid) <= level).any():
             lo = mid
         else:
             hi = mid
