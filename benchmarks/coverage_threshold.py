@@ -126,7 +126,10 @@ def make_setting(name, truth_size, rng):
         truth = Truth(s[y == 1], s[y == 0])
 
         def draw(r, positives):
-            return clustered(r, int(round(positives / pi)), pi)
+            while True:  # both classes, at least two items each (as Population.sample)
+                y, s, g = clustered(r, int(round(positives / pi)), pi)
+                if 2 <= y.sum() <= y.size - 2:
+                    return y, s, g
 
         return draw, truth
     pop = population(name, prevalence=0.2)  # class-conditional draws do not depend on pi
@@ -141,7 +144,7 @@ def make_setting(name, truth_size, rng):
     return draw, truth
 
 
-def run(names, positives, targets, sets, truth_size, seed):
+def run(names, positives, targets, sets, truth_size, seed, out=None):
     rng = np.random.default_rng(seed)
     records = []
     for name in names:
@@ -186,6 +189,8 @@ def run(names, positives, targets, sets, truth_size, seed):
                         }
                     )
         print(f"# {name}: {time.time() - t0:.0f} s", flush=True)
+        if out:  # what is done so far, in case a later population fails
+            pd.DataFrame.from_records(records).to_csv(out, index=False)
     return pd.DataFrame.from_records(records)
 
 
@@ -222,9 +227,15 @@ def main(argv=None):
     if args.quick:
         args.sets, args.truth = 100, 400_000
         args.populations, args.positives = ["gamma_skewed", "clustered"], [200]
-    df = run(args.populations, args.positives, args.targets, args.sets, args.truth, args.seed)
-    if args.out:
-        df.to_csv(args.out, index=False)
+    df = run(
+        args.populations,
+        args.positives,
+        args.targets,
+        args.sets,
+        args.truth,
+        args.seed,
+        args.out,
+    )
     pd.set_option("display.width", 200)
     pd.set_option("display.max_rows", 500)
     wide = df.pivot_table(

@@ -222,6 +222,7 @@ def _write_report(
     groups=None,
     subgroup=None,
     verbose=True,
+    min_precision=None,
 ):
     from .._report import report
 
@@ -244,6 +245,7 @@ def _write_report(
             groups=groups,
             subgroup=subgroup,
             verbose=verbose,
+            min_precision=min_precision,
         )
     except FileExistsError as err:
         raise CLIError(str(err)) from None
@@ -326,7 +328,13 @@ def _cmd_report(args):
     output = args.output or f"{Path(args.file).stem}.report.html"
     _check_output(output, args.force)  # before reading and computing anything
     _check_output(args.markdown, args.force, "Markdown output")
+    if args.min_precision is not None and not 0 < args.min_precision < 1:
+        raise CLIError(
+            f"--min-precision must be strictly between 0 and 1; got {args.min_precision:g}"
+        )
     if args.labels is not None or args.pool:
+        if args.min_precision is not None:
+            raise CLIError("--min-precision applies to a fully labelled test set, not to a pool")
         if args.dask:
             raise CLIError("--labels and --pool read CSV/TSV files; drop --dask")
         if args.groups is not None or args.subgroup is not None:
@@ -373,6 +381,10 @@ def _cmd_report(args):
                     "--labels (see bayes-prc select)"
                 )
             # a pool file with the selection's columns: the labelled rows are a selection
+            if args.min_precision is not None:
+                raise CLIError(
+                    "--min-precision applies to a fully labelled test set, not to a pool"
+                )
             from ._pool import run_pool_report
 
             args.progress = _progress(args)
@@ -413,6 +425,7 @@ def _cmd_report(args):
         groups=groups,
         subgroup=subgroup,
         verbose=not args.quiet,
+        min_precision=args.min_precision,
     )
     if not args.quiet:
         print(f"report written to {out}")
@@ -649,6 +662,14 @@ def build_parser():
         help="column of subgroup labels (site, demographic group, ...): adds a section with "
         "each subgroup's AP by partial pooling (bayes_prc.compare_subgroups), flagging "
         "subgroups clearly below the others",
+    )
+    p_rep.add_argument(
+        "--min-precision",
+        type=float,
+        default=None,
+        metavar="P",
+        help="add the section 'Choosing the threshold': the threshold at which precision "
+        "is at least P with 95%% confidence (bayes_prc.threshold.choose_threshold)",
     )
     p_rep.add_argument(
         "--score-models",

@@ -50,6 +50,12 @@ class ThresholdChoice(HTMLReprMixin):
         The row quoted (one of :data:`THRESHOLD_METHODS`).
     table : pandas.DataFrame
         One row per method; ``attrs["recommended"]`` names the recommended row.
+    curve : pandas.DataFrame
+        One row per candidate threshold (the grid, increasing): ``threshold``, the
+        empirical ``precision`` (at ``prevalence`` when given) and ``recall`` there,
+        ``precision_low`` / ``precision_high`` (pointwise Clopper-Pearson at ``ci_prob``;
+        NaN with a prevalence or clusters) and ``certified`` (by the quoted method's
+        rule). What :class:`bayes_prc.plotting.ThresholdChoiceDisplay` draws.
     """
 
     threshold: float | None
@@ -67,6 +73,7 @@ class ThresholdChoice(HTMLReprMixin):
     recall_cost: float
     method: str
     table: object = field(repr=False, compare=False)
+    curve: object = field(default=None, repr=False, compare=False)
 
 
 def binomial_pvalue(successes, trials, target):
@@ -344,10 +351,10 @@ def choose_threshold(
     order = _sequence_order(
         metric, target, npred, n_pos, n_neg, prevalence, alpha, flagged_clusters
     )
-    rows = {
-        "ltt_bonferroni": _pick(metric, grid, pv <= alpha / grid.size),
-        "ltt_fixed_sequence": _pick(metric, grid, _fixed_sequence(order, pv, alpha)),
-        "empirical": _pick(metric, grid, np.nan_to_num(emp) >= target),
+    passed = {
+        "ltt_bonferroni": pv <= alpha / grid.size,
+        "ltt_fixed_sequence": _fixed_sequence(order, pv, alpha),
+        "empirical": np.nan_to_num(emp) >= target,
     }
     # split fixed sequence (LTT paper): a random half orders the grid by its p-values
     # (smallest first; ties: the more conservative threshold first), the other half tests
@@ -359,16 +366,14 @@ def choose_threshold(
     tiebreak = -grid if metric == "precision" else grid
     split_order = np.lexsort((tiebreak, pv_a))
     pv_b = _pvalues(metric, target, is_pos[~half], score[~half], grid, sub_clusters, prevalence)
-    rows["ltt_split_fixed_sequence"] = _pick(
-        metric, grid, _fixed_sequence(split_order, pv_b, alpha)
-    )
+    passed["ltt_split_fixed_sequence"] = _fixed_sequence(split_order, pv_b, alpha)
+    rows = {name: _pick(metric, grid, ok) for name, ok in passed.items()}
     if method == "bayes":
         seed = int(rng.integers(2**31))
-        rows["bayes"] = _pick(
-            metric,
-            grid,
-            _bayes_row(is_pos.astype(int), score, metric, target, ci_prob, grid, prevalence, seed),
+        passed["bayes"] = _bayes_row(
+            is_pos.astype(int), score, metric, target, ci_prob, grid, prevalence, seed
         )
+        rows["bayes"] = _pick(metric, grid, passed["bayes"])
 
     import pandas as pd
 
@@ -376,6 +381,7 @@ def choose_threshold(
     quoted = method or recommended
     records = []
     emp_recall = _empirical_values("recall", is_pos, score, grid)
+    emp_precision = _empirical_values("precision", is_pos, score, grid, prevalence)
     for name in THRESHOLD_METHODS:
         if name not in rows:
             continue
@@ -386,9 +392,7 @@ def choose_threshold(
                 "threshold": np.nan if k is None else float(grid[k]),
                 "certified": k is not None and name != "empirical",
                 "guaranteed": name != "empirical",
-                "precision": np.nan
-                if k is None
-                else float(_empirical_values("precision", is_pos, score, grid)[k]),
+                "precision": np.nan if k is None else float(emp_precision[k]),
                 "recall": np.nan if k is None else float(emp_recall[k]),
             }
         )
@@ -413,7 +417,7 @@ def choose_threshold(
             else (lambda t: _pvalues(metric, t, is_pos, score, grid, clusters, prevalence)),
         )
         guarantee = (
-            f"no threshold certifies {metric} >= {target:.2f}{where} with {level} confidence; "
+            f"no threshold certifies {metric} >= {target:.3g}{where} with {level} confidence; "
             f"the best {metric} certifiable at that confidence is {lows:.3f}"
         )
         thr = None
@@ -424,13 +428,35 @@ def choose_threshold(
         thr = float(grid[k])
         if quoted == "empirical":
             guarantee = (
-                f"{metric} >= {target:.2f} on this sample at threshold {thr:.4g} (NOT guaranteed)"
+                f"{metric} >= {target:.3g} on this sample at threshold {thr:.4g} (NOT guaranteed)"
             )
         else:
-            guarantee = f"{metric} >= {target:.2f}{where} at this threshold with {level} confidence"
+            guarantee = f"{metric} >= {target:.3g}{where} at this threshold with {level} confidence"
         flag = score >= thr
         pr, plo, phi = _cp_interval(int((flag & is_pos).sum()), int(flag.sum()), ci_prob)
         rc, rlo, rhi = _cp_interval(int((flag & is_pos).sum()), int(is_pos.sum()), ci_prob)
+        if prevalence is not None:  # precision at the deployment prevalence: no CP interval
+            pr, plo, phi = float(emp_precision[k]), np.nan, np.nan
+    with np.errstate(invalid="ignore"):
+        a = 1 - ci_prob
+        x, n = tp, npred
+        point_ok = clusters is None and prevalence is None
+        curve = pd.DataFrame(
+            {
+                "threshold": grid,
+                "precision": emp_precision,
+                "recall": emp_recall,
+                "precision_low": np.where(
+                    point_ok & (x > 0), stats.beta.ppf(a / 2, x, n - x + 1), 0.0
+                )
+                if point_ok
+                else np.nan,
+                "precision_high": np.where(x < n, stats.beta.ppf(1 - a / 2, x + 1, n - x), 1.0)
+                if point_ok
+                else np.nan,
+                "certified": passed[quoted] & (quoted != "empirical"),
+            }
+        )
     rec_emp = float(emp_recall[k_emp]) if k_emp is not None else np.nan
     return ThresholdChoice(
         threshold=thr,
@@ -448,6 +474,7 @@ def choose_threshold(
         recall_cost=float(rec_emp - rc) if k is not None else np.nan,
         method=quoted,
         table=table,
+        curve=curve,
     )
 
 
