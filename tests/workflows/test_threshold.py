@@ -129,3 +129,25 @@ def test_groups_duplicated_items_count_once(rng):
                 np.nan_to_num(t.loc[row, "threshold"], nan=np.inf) for t in (orig, grouped, naive)
             )
             assert t_g >= t_o >= t_n
+
+
+def test_best_certifiable_target_is_the_boundary(rng):
+    # Bonferroni: the largest one-sided Clopper-Pearson lower bound at alpha / G over the
+    # grid (scipy.stats.beta), to the bisection's 1e-5. Fixed sequence: the target just
+    # below the stated value is certified and the one just above is not.
+    import re
+
+    y = rng.random(400) < 0.4
+    s = rng.normal(1.2 * y, 1.0)
+    grid = score_grid(s)
+    tp = np.array([(y & (s >= t)).sum() for t in grid])
+    npred = np.array([(s >= t).sum() for t in grid])
+    ok = tp > 0
+    ref = stats.beta.ppf(0.05 / grid.size, tp[ok], npred[ok] - tp[ok] + 1).max()
+    c = choose_threshold(y, s, min_precision=0.999, method="ltt_bonferroni", random_seed=0)
+    best = float(re.search(r"\(Bonferroni rule\) is ([\d.]+)", c.guarantee).group(1))
+    assert best == pytest.approx(ref, abs=1e-3)  # printed to 3 decimals
+    c = choose_threshold(y, s, min_precision=0.999, random_seed=0)
+    best = float(re.search(r"\(fixed-sequence rule\) is ([\d.]+)", c.guarantee).group(1))
+    assert choose_threshold(y, s, min_precision=best - 2e-3, random_seed=0).certified
+    assert not choose_threshold(y, s, min_precision=best + 2e-3, random_seed=0).certified
