@@ -214,24 +214,68 @@ def _fixed_sequence(order, pvalues, alpha):
     return passed
 
 
-def _sequence_order(metric, target, npred, n_pos, n_neg, prevalence, alpha, flagged_clusters):
-    """The label-free order of the fixed sequence: from the conservative end of the grid.
+#: The ordered sequence for precision has two starts, each given half of ``1 - ci_prob``
+#: (a fallback procedure): the highest threshold that enough flagged items could certify
+#: (every one of them positive), and the highest where a sample whose precision is this
+#: share of the way from the target to 1 would pass. Both depend on the counts of flagged
+#: items only (label-free). The first keeps the top thresholds when there are few items;
+#: the second survives an early error among the top items (one error there stops a
+#: sequence that started at the first).
+START_SHARE = 0.5
 
-    Precision: from the highest threshold down, skipping the thresholds that could not
-    pass even if every flagged item were positive (too few flagged; depends on the counts
-    of flagged items only; with clusters, of flagged clusters: the worst-case effective
-    count of a cluster-correlated sample). Recall: from the lowest threshold up.
+
+def _sequence_order(metric, target, npred, n_pos, n_neg, prevalence, alpha, flagged_clusters):
+    """The label-free order of the sequence, from the conservative end of the grid, and
+    the level each position brings (they sum to ``alpha``; see :func:`_fallback`).
+
+    Precision: from the highest threshold down, from the first threshold that a sample
+    with every flagged item positive would pass at ``alpha / 2``, with ``alpha / 2``
+    there and ``alpha / 2`` at the first that a sample with precision
+    ``target + START_SHARE (1 - target)`` would pass at ``alpha / 2`` (with a prevalence:
+    one start, where every flagged item positive would pass at ``alpha``, with ``alpha``). With clusters the count
+    of flagged items is replaced by the count of flagged clusters (the worst-case
+    effective count). Recall: from the lowest threshold up, ``alpha`` at the start.
     """
     k = np.arange(npred.size)
     if metric == "recall":
-        return k
-    best_tp = np.minimum(npred, n_pos)
+        return k, np.r_[alpha, np.zeros(k.size - 1)]
     deff = None
     if flagged_clusters is not None:
         deff = npred / np.maximum(flagged_clusters, 1)
         deff = deff if prevalence is None else (deff, 1.0)
-    best = _pvalues_from_counts(metric, target, best_tp, npred, n_pos, n_neg, prevalence, deff)
-    return k[::-1][best[::-1] <= alpha]
+
+    def passes(case_tp, level):
+        pv = _pvalues_from_counts(metric, target, case_tp, npred, n_pos, n_neg, prevalence, deff)
+        return pv[::-1] <= level
+
+    if prevalence is not None:
+        order = k[::-1][passes(np.minimum(npred, n_pos), alpha)]
+        return order, np.r_[alpha, np.zeros(order.size - 1)][: order.size]
+    order = k[::-1][passes(np.minimum(npred, n_pos), alpha / 2)]
+    levels = np.zeros(order.size)
+    if order.size == 0:
+        return order, levels
+    second = passes(npred * (target + START_SHARE * (1 - target)), alpha / 2)
+    j = np.flatnonzero(np.isin(order, k[::-1][second]))
+    levels[0] += alpha / 2
+    levels[j[0] if j.size else 0] += alpha / 2
+    return order, levels
+
+
+def _fallback(order, levels, pvalues):
+    """Fallback procedure (Wiens 2003): test in ``order``; a position's level is its own
+    plus the previous position's when that one passed. Family-wise error at most
+    ``sum(levels)``; with all of it at the first position, fixed-sequence testing."""
+    passed = np.zeros(pvalues.size, bool)
+    carry = 0.0
+    for k, own in zip(order, levels, strict=True):
+        level = own + carry
+        if level > 0 and pvalues[k] <= level:
+            passed[k] = True
+            carry = level
+        else:
+            carry = 0.0
+    return passed
 
 
 def _pick(metric, grid, certified):
@@ -368,7 +412,7 @@ def choose_threshold(
     )
     passed = {
         "ltt_bonferroni": pv <= alpha / grid.size,
-        "ltt_fixed_sequence": _fixed_sequence(order, pv, alpha),
+        "ltt_fixed_sequence": _fallback(*order, pv),
         "empirical": np.nan_to_num(emp) >= target,
     }
     # split fixed sequence (LTT paper): a random half orders the grid by its p-values
@@ -429,7 +473,7 @@ def choose_threshold(
 
             def certifies(t):
                 o = _sequence_order(metric, t, npred, n_pos, n_neg, prevalence, alpha, fc)
-                return _fixed_sequence(o, pvalues_at(t), alpha).any()
+                return _fallback(*o, pvalues_at(t)).any()
         else:
             rule = "Bonferroni"
 
