@@ -148,6 +148,14 @@ def _design_effect(a_c, b_c):
 
 
 def _pvalues(metric, target, is_pos, score, grid, clusters, prevalence):
+    """p-values of H0 "metric(t) < target" per grid threshold."""
+    counts = _effective_counts(metric, is_pos, score, grid, clusters, prevalence)
+    return _pvalues_from_counts(metric, target, *counts[:4], prevalence, counts[4])
+
+
+def _effective_counts(metric, is_pos, score, grid, clusters, prevalence):
+    """``(tp, npred, n_pos, n_neg, deff)`` per grid threshold (they do not depend on the
+    target)."""
     codes = None if clusters is None else clusters.codes
     nc = 0 if clusters is None else clusters.n_clusters
     tp, npred, tpc, npc = _counts(is_pos, score, grid, codes, nc)
@@ -164,7 +172,7 @@ def _pvalues(metric, target, is_pos, score, grid, clusters, prevalence):
             neg_c = np.tile(np.bincount(codes, weights=~is_pos, minlength=nc), (grid.size, 1))
             fpc = npc - tpc
             deff = (_design_effect(tpc, pos_c), _design_effect(neg_c - fpc, neg_c))
-    return _pvalues_from_counts(metric, target, tp, npred, n_pos, n_neg, prevalence, deff)
+    return tp, npred, n_pos, n_neg, deff
 
 
 def _pvalues_from_counts(metric, target, tp, npred, n_pos, n_neg, prevalence, deff=None):
@@ -401,7 +409,8 @@ def choose_threshold(
     grid = score_grid(score)
 
     emp = _empirical_values(metric, is_pos, score, grid, prevalence)
-    pv = _pvalues(metric, target, is_pos, score, grid, clusters, prevalence)
+    counts = _effective_counts(metric, is_pos, score, grid, clusters, prevalence)
+    pv = _pvalues_from_counts(metric, target, *counts[:4], prevalence, counts[4])
     tp, npred, _, npc = _counts(
         is_pos, score, grid, *(() if clusters is None else (clusters.codes, clusters.n_clusters))
     )
@@ -466,7 +475,7 @@ def choose_threshold(
     if k is None:
         # the best target reachable at this confidence by the same rule
         def pvalues_at(t):
-            return _pvalues(metric, t, is_pos, score, grid, clusters, prevalence)
+            return _pvalues_from_counts(metric, t, *counts[:4], prevalence, counts[4])
 
         if quoted == "ltt_fixed_sequence":
             rule = "fixed-sequence"
