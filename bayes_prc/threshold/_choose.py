@@ -222,27 +222,28 @@ def _fixed_sequence(order, pvalues, alpha):
     return passed
 
 
-#: The ordered sequence for precision has two starts, each given half of ``1 - ci_prob``
-#: (a fallback procedure): the highest threshold that enough flagged items could certify
-#: (every one of them positive), and the highest where a sample whose precision is this
-#: share of the way from the target to 1 would pass. Both depend on the counts of flagged
-#: items only (label-free). The first keeps the top thresholds when there are few items;
-#: the second survives an early error among the top items (one error there stops a
-#: sequence that started at the first).
-START_SHARE = 0.5
+#: The ordered sequence for precision starts at several thresholds (a fallback
+#: procedure): where a sample whose precision is ``target + share (1 - target)`` would
+#: pass, for each share here, with this part of ``1 - ci_prob`` each. Share 1 (every
+#: flagged item positive) keeps the top thresholds when there are few items; the lower
+#: shares need more flagged items and survive errors among the top ones (one error there
+#: stops a sequence that started at share 1). All depend on counts of flagged items only.
+START_SHARES = (1.0, 0.5, 0.25)
+START_WEIGHTS = (0.5, 0.25, 0.25)
 
 
 def _sequence_order(metric, target, npred, n_pos, n_neg, prevalence, alpha, flagged_clusters):
     """The label-free order of the sequence, from the conservative end of the grid, and
     the level each position brings (they sum to ``alpha``; see :func:`_fallback`).
 
-    Precision: from the highest threshold down, from the first threshold that a sample
-    with every flagged item positive would pass at ``alpha / 2``, with ``alpha / 2``
-    there and ``alpha / 2`` at the first that a sample with precision
-    ``target + START_SHARE (1 - target)`` would pass at ``alpha / 2`` (with a prevalence:
-    one start, where every flagged item positive would pass at ``alpha``, with ``alpha``). With clusters the count
-    of flagged items is replaced by the count of flagged clusters (the worst-case
-    effective count). Recall: from the lowest threshold up, ``alpha`` at the start.
+    Precision: from the highest threshold down. For each of :data:`START_SHARES` a start
+    at the highest threshold where a sample with precision ``target + share (1 - target)``
+    would pass at the start's own level ``alpha * weight`` (:data:`START_WEIGHTS`); a
+    start that no threshold offers gives its level to the first start. With a
+    prevalence: one start, where every flagged item positive would pass at ``alpha``.
+    With clusters the count of flagged items is replaced by the count of flagged
+    clusters (the worst-case effective count). Recall: from the lowest threshold up,
+    ``alpha`` at the start.
     """
     k = np.arange(npred.size)
     if metric == "recall":
@@ -252,21 +253,27 @@ def _sequence_order(metric, target, npred, n_pos, n_neg, prevalence, alpha, flag
         deff = npred / np.maximum(flagged_clusters, 1)
         deff = deff if prevalence is None else (deff, 1.0)
 
-    def passes(case_tp, level):
+    def first_passing(case_tp, level):
         pv = _pvalues_from_counts(metric, target, case_tp, npred, n_pos, n_neg, prevalence, deff)
-        return pv[::-1] <= level
+        ok = np.flatnonzero(pv <= level)
+        return int(ok.max()) if ok.size else None  # the highest such threshold
 
     if prevalence is not None:
-        order = k[::-1][passes(np.minimum(npred, n_pos), alpha)]
+        top = first_passing(np.minimum(npred, n_pos), alpha)
+        order = k[: (top if top is not None else -1) + 1][::-1]
         return order, np.r_[alpha, np.zeros(order.size - 1)][: order.size]
-    order = k[::-1][passes(np.minimum(npred, n_pos), alpha / 2)]
+    starts = [
+        first_passing(np.minimum(npred * (target + share * (1 - target)), n_pos), alpha * weight)
+        for share, weight in zip(START_SHARES, START_WEIGHTS, strict=True)
+    ]
+    found = [x for x in starts if x is not None]
+    if not found:
+        return k[:0], np.zeros(0)
+    top = max(found)
+    order = k[: top + 1][::-1]  # positions: top - index
     levels = np.zeros(order.size)
-    if order.size == 0:
-        return order, levels
-    second = passes(npred * (target + START_SHARE * (1 - target)), alpha / 2)
-    j = np.flatnonzero(np.isin(order, k[::-1][second]))
-    levels[0] += alpha / 2
-    levels[j[0] if j.size else 0] += alpha / 2
+    for x, weight in zip(starts, START_WEIGHTS, strict=True):
+        levels[top - (x if x is not None else top)] += alpha * weight
     return order, levels
 
 
@@ -338,10 +345,12 @@ def choose_threshold(
     * ``"ltt_fixed_sequence"`` (recommended): Learn-then-Test (Angelopoulos, Bates,
       Candes, Jordan & Lei 2021) with fixed-sequence testing: the exact one-sided
       binomial (Clopper-Pearson) p-value of H0 "metric(t) < target" at each grid
-      threshold, tested at ``1 - ci_prob`` in a label-free order from the conservative
-      end of the grid (precision: from the highest threshold down, skipping those too few
-      items could ever certify; recall: from the lowest up) until the first failure.
-      Family-wise error control needs no correction for the 100 tests.
+      threshold, tested in a label-free order from the conservative end of the grid
+      (recall: from the lowest threshold up, at ``1 - ci_prob`` until the first failure;
+      precision: from the highest threshold down, as a fallback procedure with two
+      starts of level ``(1 - ci_prob) / 2`` each, placed by the counts of flagged items
+      only, see :data:`START_SHARES`). Family-wise error at most ``1 - ci_prob`` with no
+      correction for the 100 tests.
     * ``"ltt_bonferroni"``: the same p-values, every threshold tested at
       ``(1 - ci_prob) / len(grid)``.
     * ``"ltt_split_fixed_sequence"``: a random half of the items orders the grid by its
