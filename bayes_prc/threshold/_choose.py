@@ -56,6 +56,10 @@ class ThresholdChoice(HTMLReprMixin):
         ``precision_low`` / ``precision_high`` (pointwise Clopper-Pearson at ``ci_prob``;
         NaN with a prevalence or clusters) and ``certified`` (by the quoted method's
         rule). What :class:`bayes_prc.plotting.ThresholdChoiceDisplay` draws.
+    subgroups : pandas.DataFrame or None
+        With ``subgroup=``: one row per subgroup at the chosen threshold: ``n``,
+        ``positives``, ``precision`` and ``recall`` with Clopper-Pearson intervals at
+        ``ci_prob``, and ``p_value`` of that subgroup's test of the target there.
     """
 
     threshold: float | None
@@ -74,6 +78,7 @@ class ThresholdChoice(HTMLReprMixin):
     method: str
     table: object = field(repr=False, compare=False)
     curve: object = field(default=None, repr=False, compare=False)
+    subgroups: object = field(default=None, repr=False, compare=False)
 
 
 def binomial_pvalue(successes, trials, target):
@@ -232,22 +237,19 @@ START_SHARES = (1.0, 0.5, 0.25)
 START_WEIGHTS = (0.5, 0.25, 0.25)
 
 
-def _sequence_order(metric, target, npred, n_pos, n_neg, prevalence, alpha, flagged_clusters):
-    """The label-free order of the sequence, from the conservative end of the grid, and
-    the level each position brings (they sum to ``alpha``; see :func:`_fallback`).
+def _sequence_starts(metric, target, npred, n_pos, n_neg, prevalence, alpha, flagged_clusters):
+    """Grid indices where the label-free sequence starts, one per start (None: no
+    threshold offers it); see :func:`_order_from_starts`.
 
-    Precision: from the highest threshold down. For each of :data:`START_SHARES` a start
-    at the highest threshold where a sample with precision ``target + share (1 - target)``
-    would pass at the start's own level ``alpha * weight`` (:data:`START_WEIGHTS`); a
-    start that no threshold offers gives its level to the first start. With a
-    prevalence: one start, where every flagged item positive would pass at ``alpha``.
-    With clusters the count of flagged items is replaced by the count of flagged
-    clusters (the worst-case effective count). Recall: from the lowest threshold up,
-    ``alpha`` at the start.
+    Precision: for each of :data:`START_SHARES`, the highest threshold where a sample
+    with precision ``target + share (1 - target)`` would pass at the start's own level
+    ``alpha * weight`` (:data:`START_WEIGHTS`). With a prevalence: one start, where every
+    flagged item positive would pass at ``alpha``. With clusters the count of flagged
+    items is replaced by the count of flagged clusters (the worst-case effective count).
+    Recall: the lowest threshold.
     """
-    k = np.arange(npred.size)
     if metric == "recall":
-        return k, np.r_[alpha, np.zeros(k.size - 1)]
+        return [0]
     deff = None
     if flagged_clusters is not None:
         deff = npred / np.maximum(flagged_clusters, 1)
@@ -259,20 +261,32 @@ def _sequence_order(metric, target, npred, n_pos, n_neg, prevalence, alpha, flag
         return int(ok.max()) if ok.size else None  # the highest such threshold
 
     if prevalence is not None:
-        top = first_passing(np.minimum(npred, n_pos), alpha)
-        order = k[: (top if top is not None else -1) + 1][::-1]
-        return order, np.r_[alpha, np.zeros(order.size - 1)][: order.size]
-    starts = [
+        return [first_passing(np.minimum(npred, n_pos), alpha)]
+    return [
         first_passing(np.minimum(npred * (target + share * (1 - target)), n_pos), alpha * weight)
         for share, weight in zip(START_SHARES, START_WEIGHTS, strict=True)
     ]
+
+
+def _order_from_starts(metric, starts, alpha, size):
+    """The order of the sequence and the level each position brings (summing to
+    ``alpha``; see :func:`_fallback`).
+
+    Recall: from the lowest threshold up, ``alpha`` at the start. Precision: from the
+    highest start down, each start bringing ``alpha`` times its weight; a start that no
+    threshold offers gives its level to the first.
+    """
+    k = np.arange(size)
+    if metric == "recall":
+        return k, np.r_[alpha, np.zeros(size - 1)]
     found = [x for x in starts if x is not None]
     if not found:
         return k[:0], np.zeros(0)
     top = max(found)
-    order = k[: top + 1][::-1]  # positions: top - index
+    order = k[: top + 1][::-1]  # position i holds grid index top - i
     levels = np.zeros(order.size)
-    for x, weight in zip(starts, START_WEIGHTS, strict=True):
+    weights = (1.0,) if len(starts) == 1 else START_WEIGHTS
+    for x, weight in zip(starts, weights, strict=True):
         levels[top - (x if x is not None else top)] += alpha * weight
     return order, levels
 
@@ -325,6 +339,49 @@ def _bayes_row(y_true, y_score, metric, target, ci_prob, grid, prevalence, seed)
     return prob >= ci_prob
 
 
+_SUBGROUP_VALUES = (
+    "precision",
+    "precision_low",
+    "precision_high",
+    "recall",
+    "recall_low",
+    "recall_high",
+    "p_value",
+)
+
+
+class _Unit:
+    """The items that must meet the target together (all, or one subgroup): their
+    effective counts per grid threshold, computed once."""
+
+    def __init__(self, metric, is_pos, score, grid, clusters, prevalence, mask):
+        self.metric, self.prevalence = metric, prevalence
+        pos, sc = is_pos[mask], score[mask]
+        cl = None
+        if clusters is not None:
+            cl = check_groups(clusters.codes[mask], int(mask.sum()))
+        self.counts = _effective_counts(metric, pos, sc, grid, cl, prevalence)
+        _, _, _, npc = _counts(pos, sc, grid, *(() if cl is None else (cl.codes, cl.n_clusters)))
+        self.flagged_clusters = None if npc is None else (npc > 0).sum(1)
+
+    def pvalues(self, target):
+        c = self.counts
+        return _pvalues_from_counts(self.metric, target, *c[:4], self.prevalence, c[4])
+
+    def starts(self, target, alpha):
+        tp, npred, n_pos, n_neg, _ = self.counts
+        return _sequence_starts(
+            self.metric,
+            target,
+            npred,
+            n_pos,
+            n_neg,
+            self.prevalence,
+            alpha,
+            self.flagged_clusters,
+        )
+
+
 def choose_threshold(
     y_true,
     y_score,
@@ -335,6 +392,7 @@ def choose_threshold(
     method=None,
     prevalence=None,
     groups=None,
+    subgroup=None,
     random_seed=None,
 ):
     """Choose the score threshold at which precision (or recall) holds with a guarantee.
@@ -368,6 +426,12 @@ def choose_threshold(
     Bonferroni's and the split sequence's in every setting. It is a fixed rule, not
     picked per data set (picking the row with the most recall on the data would void the
     guarantee).
+
+    With ``subgroup`` (a label per item) the threshold must meet the target in every
+    subgroup: each subgroup is tested on its own items and a threshold passes when every
+    subgroup's test rejects (an intersection-union test: the largest of the subgroups'
+    p-values, no correction needed); :attr:`ThresholdChoice.subgroups` has each
+    subgroup's precision and recall there. No pooling across subgroups.
 
     For precision the lowest certified threshold is chosen (most recall); for recall the
     highest. With ``groups`` counts are divided by the cluster design effect of the ratio
@@ -413,36 +477,75 @@ def choose_threshold(
     if is_pos.sum() == 0 or is_pos.sum() == is_pos.size:
         raise ValueError("`y_true` must hold both classes to choose a threshold")
     clusters = None if groups is None else check_groups(groups, score.size)
+    subgroups, sub_labels = None, None
+    if subgroup is not None:
+        if method == "bayes":
+            raise ValueError("`subgroup` is not available with method='bayes'")
+        sub = check_groups(subgroup, score.size, name="subgroup", noun="subgroup")
+        sub_labels = sub.labels if sub.labels is not None else list(range(sub.n_clusters))
+        subgroups = [sub.codes == c for c in range(sub.n_clusters)]
+        for lab, m in zip(sub_labels, subgroups, strict=True):
+            if not 0 < is_pos[m].sum() < m.sum():
+                raise ValueError(
+                    f"`subgroup` {plain(lab)} must hold both classes to choose a threshold "
+                    f"({int(is_pos[m].sum())} positives among {int(m.sum())} items)"
+                )
     rng = check_random_state(random_seed)
     alpha = 1 - ci_prob
     grid = score_grid(score)
 
     emp = _empirical_values(metric, is_pos, score, grid, prevalence)
-    counts = _effective_counts(metric, is_pos, score, grid, clusters, prevalence)
-    pv = _pvalues_from_counts(metric, target, *counts[:4], prevalence, counts[4])
-    tp, npred, _, npc = _counts(
-        is_pos, score, grid, *(() if clusters is None else (clusters.codes, clusters.n_clusters))
-    )
-    n_pos, n_neg = float(is_pos.sum()), float((~is_pos).sum())
-    flagged_clusters = None if npc is None else (npc > 0).sum(1)
-    order = _sequence_order(
-        metric, target, npred, n_pos, n_neg, prevalence, alpha, flagged_clusters
-    )
+    tp, npred, _, _ = _counts(is_pos, score, grid)
+    # the units that must each meet the target: all items, or every subgroup
+    # (intersection-union: a threshold is certified when every unit's test rejects at the
+    # full level, so the p-value is the largest of the units')
+    units = [np.ones(score.size, bool)] if subgroups is None else subgroups
+    unit = [_Unit(metric, is_pos, score, grid, clusters, prevalence, m) for m in units]
+
+    def pvalues_at(t):
+        return np.max([u.pvalues(t) for u in unit], axis=0)
+
+    def order_at(t):
+        per_unit = [u.starts(t, alpha) for u in unit]
+        starts = [
+            None if any(x[i] is None for x in per_unit) else min(x[i] for x in per_unit)
+            for i in range(len(per_unit[0]))
+        ]
+        return _order_from_starts(metric, starts, alpha, grid.size)
+
+    pv = pvalues_at(target)
+    if subgroups is not None:
+        emp = np.min(
+            [
+                np.nan_to_num(_empirical_values(metric, is_pos[m], score[m], grid, prevalence))
+                for m in units
+            ],
+            axis=0,
+        )
     passed = {
         "ltt_bonferroni": pv <= alpha / grid.size,
-        "ltt_fixed_sequence": _fallback(*order, pv),
+        "ltt_fixed_sequence": _fallback(*order_at(target), pv),
         "empirical": np.nan_to_num(emp) >= target,
     }
     # split fixed sequence (LTT paper): a random half orders the grid by its p-values
     # (smallest first; ties: the more conservative threshold first), the other half tests
     half = rng.permutation(score.size) < score.size // 2
-    sub_clusters = None
-    if clusters is not None:
-        sub_clusters = check_groups(clusters.codes[~half], int((~half).sum()))
-    pv_a = _pvalues(metric, target, is_pos[half], score[half], grid, None, prevalence)
+    pv_a = np.max(
+        [
+            _Unit(metric, is_pos, score, grid, None, prevalence, m & half).pvalues(target)
+            for m in units
+        ],
+        axis=0,
+    )
+    pv_b = np.max(
+        [
+            _Unit(metric, is_pos, score, grid, clusters, prevalence, m & ~half).pvalues(target)
+            for m in units
+        ],
+        axis=0,
+    )
     tiebreak = -grid if metric == "precision" else grid
     split_order = np.lexsort((tiebreak, pv_a))
-    pv_b = _pvalues(metric, target, is_pos[~half], score[~half], grid, sub_clusters, prevalence)
     passed["ltt_split_fixed_sequence"] = _fixed_sequence(split_order, pv_b, alpha)
     rows = {name: _pick(metric, grid, ok) for name, ok in passed.items()}
     if method == "bayes":
@@ -481,24 +584,21 @@ def choose_threshold(
     certified = k is not None and quoted != "empirical"
     level = f"{100 * ci_prob:g}%"
     where = "" if prevalence is None else f" at prevalence {prevalence:g}"
+    if subgroups is not None:
+        where += f" in every subgroup ({len(subgroups)})"
     if k is None:
         # the best target reachable at this confidence by the same rule
-        def pvalues_at(t):
-            return _pvalues_from_counts(metric, t, *counts[:4], prevalence, counts[4])
-
         if quoted == "ltt_fixed_sequence":
             rule = "fixed-sequence"
 
             def certifies(t):
-                o = _sequence_order(metric, t, npred, n_pos, n_neg, prevalence, alpha, fc)
-                return _fallback(*o, pvalues_at(t)).any()
+                return _fallback(*order_at(t), pvalues_at(t)).any()
         else:
             rule = "Bonferroni"
 
             def certifies(t):
                 return (pvalues_at(t) <= alpha / grid.size).any()
 
-        fc = flagged_clusters
         lows = _reachable(certifies)
         guarantee = (
             f"no threshold certifies {metric} >= {target:.3g}{where} with {level} confidence; "
@@ -542,6 +642,22 @@ def choose_threshold(
             }
         )
     rec_emp = float(emp_recall[k_emp]) if k_emp is not None else np.nan
+    sub_table = None
+    if subgroups is not None:
+        records = []
+        for lab, m, u in zip(sub_labels, subgroups, unit, strict=True):
+            row = {"subgroup": lab, "n": int(m.sum()), "positives": int(is_pos[m].sum())}
+            if thr is None:
+                row.update(dict.fromkeys(_SUBGROUP_VALUES, np.nan))
+            else:
+                f = m & (score >= thr)
+                hits = int((f & is_pos).sum())
+                p_, p_lo, p_hi = _cp_interval(hits, int(f.sum()), ci_prob)
+                r_, r_lo, r_hi = _cp_interval(hits, row["positives"], ci_prob)
+                values = (p_, p_lo, p_hi, r_, r_lo, r_hi, float(u.pvalues(target)[k]))
+                row.update(zip(_SUBGROUP_VALUES, values, strict=True))
+            records.append(row)
+        sub_table = pd.DataFrame.from_records(records).set_index("subgroup")
     return ThresholdChoice(
         threshold=thr,
         guarantee=guarantee,
@@ -559,6 +675,7 @@ def choose_threshold(
         method=quoted,
         table=table,
         curve=curve,
+        subgroups=sub_table,
     )
 
 

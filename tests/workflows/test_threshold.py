@@ -151,3 +151,61 @@ def test_best_certifiable_target_is_the_boundary(rng):
     best = float(re.search(r"\(fixed-sequence rule\) is ([\d.]+)", c.guarantee).group(1))
     assert choose_threshold(y, s, min_precision=best - 2e-3, random_seed=0).certified
     assert not choose_threshold(y, s, min_precision=best + 2e-3, random_seed=0).certified
+
+
+# --- subgroup= ---------------------------------------------------------------------
+
+
+def _subgroup_data(rng, n=1500):
+    g = rng.choice(["a", "b", "c"], n)
+    y = rng.random(n) < 0.3
+    s = rng.normal(np.where(g == "c", 1.4, 2.2) * y, 1.0)
+    return y, s, g
+
+
+def test_subgroup_bonferroni_row_matches_brute_force(rng):
+    # Reference: scipy.stats.binom per subgroup; a grid threshold passes when every
+    # subgroup's p-value is <= alpha / G (intersection-union). Exact: same grid.
+    y, s, g = _subgroup_data(rng)
+    target = 0.7
+    c = choose_threshold(y, s, min_precision=target, subgroup=g, random_seed=0)
+    grid = score_grid(s)
+    ok = []
+    for t in grid:
+        pvals = []
+        for lab in ("a", "b", "c"):
+            f, m = s >= t, g == lab
+            n, x = (f & m).sum(), (f & m & y).sum()
+            pvals.append(stats.binom.sf(x - 1, n, target) if n > 0 else 1.0)
+        if max(pvals) <= 0.05 / grid.size:
+            ok.append(t)
+    expected = min(ok) if ok else np.nan
+    got = c.table.loc["ltt_bonferroni", "threshold"]
+    assert (np.isnan(expected) and np.isnan(got)) or got == expected
+
+
+def test_subgroup_table_matches_sklearn(rng):
+    from sklearn.metrics import precision_score, recall_score
+
+    y, s, g = _subgroup_data(rng)
+    c = choose_threshold(y, s, min_precision=0.6, subgroup=g, random_seed=0)
+    assert c.certified and "in every subgroup (3)" in c.guarantee
+    assert list(c.subgroups.index) == ["a", "b", "c"]
+    for lab, row in c.subgroups.iterrows():
+        m = g == lab
+        flag = s[m] >= c.threshold
+        assert row["precision"] == pytest.approx(precision_score(y[m], flag), abs=1e-12)
+        assert row["recall"] == pytest.approx(recall_score(y[m], flag), abs=1e-12)
+        assert row["precision_low"] <= row["precision"] <= row["precision_high"]
+        # the guarantee holds in each subgroup: its test rejects at 1 - ci_prob there
+        assert row["p_value"] <= 0.05
+
+
+def test_subgroup_refusals(rng):
+    y, s, g = _subgroup_data(rng, 300)
+    y = y.copy()
+    y[g == "b"] = False
+    with pytest.raises(ValueError, match="`subgroup` 'b' must hold both classes"):
+        choose_threshold(y, s, min_precision=0.6, subgroup=g)
+    with pytest.raises(ValueError, match="method='bayes'"):
+        choose_threshold(y, s, min_precision=0.6, subgroup=g, method="bayes")
