@@ -25,6 +25,9 @@ def _cmd_threshold(args, labels_as_written):
     groups = None
     if args.groups is not None:
         groups = read_column(args.file, args.groups, "--groups", delimiter=args.delimiter)
+    subgroup = None
+    if args.subgroup is not None:
+        subgroup = read_column(args.file, args.subgroup, "--subgroup", delimiter=args.delimiter)
     for flag, value in (
         ("--min-precision", args.min_precision),
         ("--min-recall", args.min_recall),
@@ -44,6 +47,7 @@ def _cmd_threshold(args, labels_as_written):
         method=args.method,
         prevalence=args.prevalence,
         groups=groups,
+        subgroup=subgroup,
         random_seed=args.seed,
     )
     print(format_choice(args.file, choice))
@@ -69,15 +73,23 @@ def format_choice(path, choice):
             lines.append(
                 f"recall cost of the guarantee vs the empirical point: {choice.recall_cost:.3f}"
             )
-    lines += ["", f"{'method':<22}{'threshold':>12}{'precision':>11}{'recall':>9}  guaranteed"]
+    lines += ["", f"{'method':<26}{'threshold':>12}{'precision':>11}{'recall':>9}  guaranteed"]
     for name, row in choice.table.iterrows():
         thr = "-" if math.isnan(row["threshold"]) else f"{row['threshold']:.6g}"
         prec = "-" if math.isnan(row["precision"]) else f"{row['precision']:.3f}"
         rec = "-" if math.isnan(row["recall"]) else f"{row['recall']:.3f}"
         mark = " (recommended)" if name == choice.table.attrs["recommended"] else ""
         lines.append(
-            f"{name:<22}{thr:>12}{prec:>11}{rec:>9}  {'yes' if row['guaranteed'] else 'NO'}{mark}"
+            f"{name:<26}{thr:>12}{prec:>11}{rec:>9}  {'yes' if row['guaranteed'] else 'NO'}{mark}"
         )
+    if choice.subgroups is not None:
+        lines += ["", f"{'subgroup':<26}{'n':>7}{'positives':>10}{'precision':>11}{'recall':>9}"]
+        for name, row in choice.subgroups.iterrows():
+            prec = "-" if math.isnan(row["precision"]) else f"{row['precision']:.3f}"
+            rec = "-" if math.isnan(row["recall"]) else f"{row['recall']:.3f}"
+            lines.append(
+                f"{str(name):<26}{int(row['n']):>7}{int(row['positives']):>10}{prec:>11}{rec:>9}"
+            )
     return "\n".join(lines)
 
 
@@ -106,6 +118,12 @@ def add_threshold_parser(sub, fmt, data_args, labels_as_written):
             "empirical",
         ],
         help="the row to quote (default: the recommended one)",
+    )
+    p.add_argument(
+        "--subgroup",
+        default=None,
+        metavar="COLUMN",
+        help="column of subgroup labels: one threshold meeting the target in every subgroup",
     )
     p.add_argument("--seed", type=int, default=0, help="random seed (fixed-sequence split)")
     p.set_defaults(

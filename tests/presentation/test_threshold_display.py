@@ -134,3 +134,28 @@ def test_cli_report_min_precision_adds_the_section(rng, tmp_path, capsys):
     else:
         assert "No threshold can be shipped" in text
     assert page.count("<svg") >= 6  # the section's figure joins the report's
+
+
+def test_cli_threshold(rng, tmp_path, capsys):
+    n = 900
+    g = rng.choice(["a", "b"], n)
+    y = rng.random(n) < 0.3
+    s = rng.normal(2.5 * y, 1.0)
+    f = tmp_path / "d.csv"
+    rows = (f"{int(a)},{float(b)!r},{c}" for a, b, c in zip(y, s, g, strict=True))
+    f.write_text("y,s,site\n" + "\n".join(rows))
+    args = ["threshold", str(f), "--label", "y", "--score", "s"]
+    assert cli_main([*args, "--min-precision", "0.7", "--subgroup", "site"]) == 0
+    out = capsys.readouterr().out
+    c = choose_threshold(y, s, min_precision=0.7, subgroup=g, random_seed=0)
+    expected = "none certified" if c.threshold is None else f"threshold: {c.threshold:.6g}"
+    assert expected in out and "in every subgroup (2)" in out
+    assert "subgroup" in out.splitlines()[-3] and out.splitlines()[-1].startswith("b")
+    # a target no threshold certifies: a clear answer, exit 0
+    assert cli_main([*args, "--min-precision", "0.9999"]) == 0
+    out = capsys.readouterr().out
+    assert "threshold: none certified" in out and "best precision certifiable" in out
+    assert cli_main([*args, "--min-precision", "1.5"]) == 2
+    assert "--min-precision must be strictly between 0 and 1" in capsys.readouterr().err
+    assert cli_main(args) == 2
+    assert "exactly one of --min-precision and --min-recall" in capsys.readouterr().err
