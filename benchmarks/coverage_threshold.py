@@ -218,7 +218,27 @@ def summary(df, sets):
     )
     print("mean recall over the settings:")
     print(acc[[f"recall_{m}" for m in ROWS[:3]]].mean().round(4).to_string())
+    print("\n" + markdown(df))
     return acc
+
+
+def markdown(df):
+    """The docs table: violation rate (fixed sequence, Bonferroni, split, empirical),
+    mean true recall of the three LTT rows, and how often the recommended row certifies
+    nothing."""
+    head = (
+        "| population | positives | target | violation: fixed seq. / Bonferroni / split / "
+        "empirical | recall: fixed seq. / Bonferroni / split | none certified (fixed seq.) |"
+    )
+    lines = [head, "|---|---|---|---|---|---|"]
+    for (pop, n_pos, target), d in df.groupby(["population", "positives", "target"], sort=False):
+        d = d.set_index("method")
+        shown = ("ltt_fixed_sequence", "ltt_bonferroni", "ltt_split_fixed_sequence")
+        v = " / ".join(f"{d.loc[m, 'violation']:.3f}" for m in (*shown, "empirical"))
+        r = " / ".join(f"{d.loc[m, 'recall']:.3f}" for m in shown)
+        none = d.loc["ltt_fixed_sequence", "none"]
+        lines.append(f"| {pop} | {n_pos} | {target:g} | {v} | {r} | {none:.2f} |")
+    return "\n".join(lines)
 
 
 def acceptance(df, ci_prob=CI_PROB):
