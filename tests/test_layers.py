@@ -45,6 +45,7 @@ LAYER_NAMES = {
         "pool",
         "subgroups",
         "ranking",
+        "threshold",
         "criticism",
         "prevalence",
         "simulate",

@@ -16,12 +16,13 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 
-from .._core import Steps
+from .._core import Steps, check_probability
 from ._compute import add_caught_warnings, compute_report
-from ._figures import report_figures
+from ._figures import report_figures, svg
 from ._models import compare_report
 from ._pool import pool_report
 from ._render import render_html, render_markdown, write_outputs
+from ._threshold import threshold_choice, threshold_figure
 
 __all__ = ["report", "build_report", "pool_report", "compare_report"]
 
@@ -52,6 +53,7 @@ def build_report(
     groups=None,
     subgroup=None,
     verbose=False,
+    min_precision=None,
 ):
     """Compute everything the report shows; returns ``(html_text, markdown_text)``.
 
@@ -74,10 +76,16 @@ def build_report(
         subgroup=subgroup,
         steps=steps,
     )
+    choice = None
+    if min_precision is not None:
+        with steps.step("choosing the threshold"):
+            choice = threshold_choice(data, min_precision, ci_prob, random_seed)
     # warnings of the figure step join the diagnostics box too (rendered after this)
     with warnings.catch_warnings(record=True) as caught, steps.step("drawing the figures"):
         warnings.simplefilter("always")
         svgs = report_figures(data, ci_prob, progressbar=progressbar)
+        if choice is not None:
+            svgs["threshold_choice"] = svg(threshold_figure(choice))
     add_caught_warnings(data, caught)
     title = title or "Precision-recall evaluation report"
     html_text = render_html(
@@ -88,8 +96,9 @@ def build_report(
         ci_prob=ci_prob,
         n_resamples=n_resamples,
         random_seed=random_seed,
+        threshold=choice,
     )
-    return html_text, render_markdown(data, title=title, ci_prob=ci_prob)
+    return html_text, render_markdown(data, title=title, ci_prob=ci_prob, threshold=choice)
 
 
 def report(
@@ -113,6 +122,7 @@ def report(
     groups=None,
     subgroup=None,
     verbose=False,
+    min_precision=None,
 ):
     """Write the evaluation report: one self-contained HTML file.
 
@@ -178,6 +188,14 @@ def report(
         with :func:`bayes_prc.compare_subgroups` (partial pooling, margin 0.05), its
         forest plot beside the independent and bootstrap intervals, PR bands and a model
         check.
+    min_precision : float, optional
+        Adds the section "Choosing the threshold": the threshold at which precision is at
+        least this with ``ci_prob`` confidence (:func:`bayes_prc.threshold.choose_threshold`,
+        with the report's ``groups`` and ``random_seed``), its guarantee, precision and
+        recall there with intervals, the recall the guarantee costs, every method's row,
+        and :class:`bayes_prc.plotting.ThresholdChoiceDisplay` (the certified region
+        shaded). A target no threshold can certify is said so, with the best precision
+        certifiable. Single-model reports only.
 
     Returns
     -------
@@ -202,6 +220,7 @@ def report(
             "score_models": score_models,
             "model": model != "semiparametric",
             "subgroup": subgroup is not None,
+            "min_precision": min_precision is not None,
         }
         bad = [name for name, given in unsupported.items() if given]
         if bad:
@@ -223,6 +242,8 @@ def report(
             force=force,
             source=source,
         )
+    if min_precision is not None:  # refused before any computing
+        min_precision = check_probability(min_precision, "min_precision")
     if isinstance(y_score, Mapping):  # one model: its scores
         y_score = next(iter(y_score.values()))
     elif hasattr(y_score, "columns"):
@@ -249,5 +270,6 @@ def report(
             groups=groups,
             subgroup=subgroup,
             verbose=verbose,
+            min_precision=min_precision,
         ),
     )

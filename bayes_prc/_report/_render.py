@@ -16,6 +16,7 @@ from .._core import check_output_path
 from .._version import __version__
 from ._compute import MODEL_NAMES, PPC_WARN_LEVEL, plain_words
 from ._subgroups import SUBGROUP_COLUMNS, subgroup_caption
+from ._threshold import threshold_section_html, threshold_section_md
 
 __all__ = ["render_html", "render_markdown"]
 
@@ -540,7 +541,7 @@ def write_outputs(path, markdown_path, force, build):
     return path
 
 
-def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed):
+def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed, threshold=None):
     """The self-contained HTML page of a :class:`ReportData` and its figures' SVG."""
     parts = page_head(title, source)
     parts += _conclusion(d, ci_prob)
@@ -548,6 +549,7 @@ def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed):
     parts += _diagnostics(d)
     parts += _reading_guide(ci_prob)
     parts += _figure_sections(d, svgs)
+    parts += threshold_section_html(threshold, svgs.get("threshold_choice"))
     parts += _subgroup_section_html(d, svgs)
     parts += _score_model_sections(d, svgs, ci_prob)
     parts += [
@@ -559,7 +561,7 @@ def render_html(d, svgs, *, title, source, ci_prob, n_resamples, random_seed):
     return "\n".join(parts)
 
 
-def render_markdown(d, *, title, ci_prob):
+def render_markdown(d, *, title, ci_prob, threshold=None):
     """The Markdown version: data line, conclusion, warnings and the tables (no figures)."""
     ap_table, op_table = d.ap_table, d.op_table
     rec = ap_table.attrs.get("recommended")
@@ -589,6 +591,7 @@ def render_markdown(d, *, title, ci_prob):
         "",
         _md_table(_marked(op_table, d.n_pos), _TABLE_COLUMNS),
         "",
+        *threshold_section_md(threshold),
         *_subgroup_section_md(d),
     ]
     return "\n".join(md)

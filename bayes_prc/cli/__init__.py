@@ -39,6 +39,7 @@ from ._io import (
 )
 from ._plan import add_plan_parser
 from ._pool import add_select_parser
+from ._threshold import add_threshold_parser
 
 __all__ = ["main", "empirical_summary", "format_summary"]
 
@@ -222,6 +223,7 @@ def _write_report(
     groups=None,
     subgroup=None,
     verbose=True,
+    min_precision=None,
 ):
     from .._report import report
 
@@ -244,6 +246,7 @@ def _write_report(
             groups=groups,
             subgroup=subgroup,
             verbose=verbose,
+            min_precision=min_precision,
         )
     except FileExistsError as err:
         raise CLIError(str(err)) from None
@@ -326,7 +329,13 @@ def _cmd_report(args):
     output = args.output or f"{Path(args.file).stem}.report.html"
     _check_output(output, args.force)  # before reading and computing anything
     _check_output(args.markdown, args.force, "Markdown output")
+    if args.min_precision is not None and not 0 < args.min_precision < 1:
+        raise CLIError(
+            f"--min-precision must be strictly between 0 and 1; got {args.min_precision:g}"
+        )
     if args.labels is not None or args.pool:
+        if args.min_precision is not None:
+            raise CLIError("--min-precision applies to a fully labelled test set, not to a pool")
         if args.dask:
             raise CLIError("--labels and --pool read CSV/TSV files; drop --dask")
         if args.groups is not None or args.subgroup is not None:
@@ -373,6 +382,10 @@ def _cmd_report(args):
                     "--labels (see bayes-prc select)"
                 )
             # a pool file with the selection's columns: the labelled rows are a selection
+            if args.min_precision is not None:
+                raise CLIError(
+                    "--min-precision applies to a fully labelled test set, not to a pool"
+                )
             from ._pool import run_pool_report
 
             args.progress = _progress(args)
@@ -413,6 +426,7 @@ def _cmd_report(args):
         groups=groups,
         subgroup=subgroup,
         verbose=not args.quiet,
+        min_precision=args.min_precision,
     )
     if not args.quiet:
         print(f"report written to {out}")
@@ -651,6 +665,14 @@ def build_parser():
         "subgroups clearly below the others",
     )
     p_rep.add_argument(
+        "--min-precision",
+        type=float,
+        default=None,
+        metavar="P",
+        help="add the section 'Choosing the threshold': the threshold at which precision "
+        "is at least P with 95%% confidence (bayes_prc.threshold.choose_threshold)",
+    )
+    p_rep.add_argument(
         "--score-models",
         action="store_true",
         help="also compare alternative score models by PSIS-LOO (NUTS; about a minute)",
@@ -710,6 +732,7 @@ def build_parser():
     p_sum.set_defaults(func=_cmd_summary, quiet=False, progress=False)
     add_compare_parser(sub, fmt, data_args, manners, _labels_as_written)
     add_plan_parser(sub, fmt)
+    add_threshold_parser(sub, fmt, data_args, _labels_as_written)
     return parser
 
 
@@ -755,6 +778,9 @@ _OPTIONS = {
     "cluster_size": "cluster_size",
     "icc": "icc",
     "n_simulations": "n_simulations",
+    # threshold
+    "min_precision": "min_precision",
+    "min_recall": "min_recall",
 }
 _NUMPY_REPR = re.compile(r"np\.(?:float|int|uint|bool|str)_?\d*\(([^()]*)\)")
 

@@ -24,6 +24,7 @@ from ._roc import ROCCurveDisplay
 from ._score_ppc import ScorePPCDisplay
 from ._subgroups import SubgroupDisplay, SubgroupPRDisplay
 from ._summary import plot_posterior_summary
+from ._threshold_choice import ThresholdChoiceDisplay
 from ._threshold_colored import ThresholdColoredPRDisplay
 from ._threshold_curves import ThresholdCurvesDisplay
 
@@ -41,6 +42,7 @@ __all__ = [
     "ScorePPCDisplay",
     "SubgroupDisplay",
     "SubgroupPRDisplay",
+    "ThresholdChoiceDisplay",
     "ThresholdColoredPRDisplay",
     "ThresholdCurvesDisplay",
     "plot_posterior_summary",
