@@ -135,7 +135,7 @@ def _strata_cols(selection):
 
 def _rescaling_weights(selection, rng, n_resamples):
     """Rao-Wu-Yue weights (n_resamples, n) in selection order (the one implementation,
-    :func:`bayes_prc.frequentist.rescaling_bootstrap_weights`)."""
+    :func:`bayes_prc.pool._design.rescaling_bootstrap_weights`)."""
     w = 1.0 / np.asarray(selection.inclusion_prob, dtype=np.float64)
     return rescaling_bootstrap_weights(
         w, selection.strata, sampling_fractions(selection), rng, n_resamples

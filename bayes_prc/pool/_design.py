@@ -223,7 +223,7 @@ def rescaling_bootstrap_weights(weights, strata, fractions, rng, n_resamples):
     Examples
     --------
     >>> import numpy as np
-    >>> from bayes_prc.frequentist import rescaling_bootstrap_weights
+    >>> from bayes_prc.pool._design import rescaling_bootstrap_weights
     >>> w = rescaling_bootstrap_weights(np.full(4, 2.0), np.array([0, 0, 1, 1]),
     ...                                 np.array([0.5, 0.5]), np.random.default_rng(0), 1000)
     >>> w.shape, bool(abs(w.mean() - 2.0) < 0.1)

@@ -235,8 +235,12 @@ def test_pooled_population_one_subgroup_is_the_binormal_closed_form(rng):
 
 def test_others_of_two_subgroups_is_the_other_binormal(rng):
     """Two subgroups: each one's complement is the other subgroup alone, so its AP and ROC
-    AUC are that subgroup's binormal closed forms. Tolerance 1e-4: the complement is
-    integrated on the grid that spans both subgroups (a wider grid than its own)."""
+    AUC are that subgroup's binormal closed forms. Tolerances 1e-3 (AP) and 3e-4 (ROC AUC):
+    the complement is integrated on the 257-point grid that spans both subgroups (wider
+    than its own), whose quadrature error over 150 seeds of this test (40 draws each) was
+    at most 3.7e-4 and 1.0e-4, at the extreme separations drawn here (AUC ~0.98, shifted
+    and rescaled subgroups); a complement that kept the subgroup itself is off by > 1e-2.
+    The subtraction itself is exact to ~1e-5 (next test)."""
     d = 40
     mu = rng.uniform(0.0, 3.0, (d, 2))
     sigma = np.exp(rng.uniform(-0.7, 0.7, (d, 2)))
@@ -252,13 +256,14 @@ def test_others_of_two_subgroups_is_the_other_binormal(rng):
     for g, other in ((0, 1), (1, 0)):
         ap = Binormal(mu[:, other], sigma[:, other], 0.0, 1.0, prev[:, other]).average_precision()
         auc = stats.norm.cdf(mu[:, other] / np.sqrt(1 + sigma[:, other] ** 2))
-        np.testing.assert_allclose(out["others_average_precision"][:, g], ap, atol=1e-4)
-        np.testing.assert_allclose(out["others_roc_auc"][:, g], auc, atol=1e-5)
+        np.testing.assert_allclose(out["others_average_precision"][:, g], ap, atol=1e-3)
+        np.testing.assert_allclose(out["others_roc_auc"][:, g], auc, atol=3e-4)
 
 
 def test_others_equal_the_mixture_without_the_subgroup(rng):
     """Four subgroups: each complement equals the pooled population with that subgroup's
-    weight set to 0 (its own grid), to 2e-4."""
+    weight set to 0 (its own grid), to 2e-4 in AP and 2e-5 in ROC AUC (the two grids'
+    quadrature errors: at most 5.5e-6 and 7.8e-6 over 150 seeds of this test)."""
     d, g = 30, 4
     draws = {
         "mu": rng.uniform(0.3, 2.5, (d, g)),
