@@ -72,6 +72,7 @@ _LAZY = {
     "choose_threshold": "threshold",
     "ThresholdChoice": "threshold",
     "threshold": None,
+    "ThresholdChoiceDisplay": "plotting",
     "PairedComparison": "paired",
     "simulate": None,
     "scale": None,
