@@ -47,7 +47,7 @@ from scipy import stats
 
 from ._core import check_int, check_random_state, plain
 from ._core.transforms import transform_scores
-from .bayes import SCORE_MODELS, ScoreModelFit, fit_score_model
+from .bayes import SCORE_MODELS, SamplerOptions, ScoreModelFit, fit_score_model
 from .empirical import as_ranked
 from .exceptions import BayesPRCWarning
 from .models import NormalMixtureScoreModel, StudentTScoreModel, class_distributions
@@ -235,6 +235,14 @@ def fit_score_models(
         raise ValueError(f"`ci_prob` must be in (0, 1); got {plain(ci_prob)}")
     _, is_pos, score = _binary_data(y_true, y_score, pos_label)
     rng = check_random_state(random_seed)
+    sampler = SamplerOptions(
+        draws=draws,
+        chains=chains,
+        tune=int(tune),
+        cores=cores,
+        target_accept=target_accept,
+        progressbar=progressbar,
+    )
     fits = {}
     for name in names:
         seeds = rng.integers(0, 2**31 - 1, size=chains).tolist()
@@ -247,13 +255,8 @@ def fit_score_models(
             name,
             is_pos,
             score,
-            draws=draws,
-            chains=chains,
-            tune=int(tune),
-            cores=cores,
-            target_accept=target_accept,
+            sampler=sampler,
             random_seed=seeds,
-            progressbar=progressbar,
             ci_prob=float(ci_prob),
         )
     if not fits:

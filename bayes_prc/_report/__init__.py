@@ -20,11 +20,12 @@ from .._core import Steps, check_probability
 from ._compute import add_caught_warnings, compute_report
 from ._figures import report_figures, svg
 from ._models import compare_report
+from ._options import ReportOptions
 from ._pool import pool_report
 from ._render import render_html, render_markdown, write_outputs
 from ._threshold import threshold_choice, threshold_figure
 
-__all__ = ["report", "build_report", "pool_report", "compare_report"]
+__all__ = ["ReportOptions", "report", "build_report", "pool_report", "compare_report"]
 
 
 def _several_models(y_score):
@@ -35,70 +36,38 @@ def _several_models(y_score):
     return columns is not None and len(columns) > 1
 
 
-def build_report(
-    y_true,
-    y_score,
-    *,
-    title=None,
-    transform=None,
-    pos_label=None,
-    random_seed=None,
-    n_resamples=2000,
-    ci_prob=0.95,
-    bayes_method="auto",
-    progressbar=None,
-    source=None,
-    score_models=False,
-    model="semiparametric",
-    groups=None,
-    subgroup=None,
-    verbose=False,
-    min_precision=None,
-):
+def build_report(y_true, y_score, options=None, **settings):
     """Compute everything the report shows; returns ``(html_text, markdown_text)``.
 
-    See :func:`report` for the parameters.
+    ``options`` is a :class:`ReportOptions` (or give its fields as keywords); see
+    :func:`report` for their meaning.
     """
-    steps = Steps(verbose)
-    data = compute_report(
-        y_true,
-        y_score,
-        transform=transform,
-        pos_label=pos_label,
-        random_seed=random_seed,
-        n_resamples=n_resamples,
-        ci_prob=ci_prob,
-        bayes_method=bayes_method,
-        progressbar=progressbar,
-        score_models=score_models,
-        model=model,
-        groups=groups,
-        subgroup=subgroup,
-        steps=steps,
-    )
+    o = ReportOptions.from_settings(options, settings)
+    steps = Steps(o.verbose)
+    data = compute_report(y_true, y_score, o, steps=steps)
     choice = None
-    if min_precision is not None:
+    if o.min_precision is not None:
         with steps.step("choosing the threshold"):
-            choice = threshold_choice(data, min_precision, ci_prob, random_seed)
+            choice = threshold_choice(data, o.min_precision, o.ci_prob, o.random_seed)
     # warnings of the figure step join the diagnostics box too (rendered after this)
     with warnings.catch_warnings(record=True) as caught, steps.step("drawing the figures"):
         warnings.simplefilter("always")
-        svgs = report_figures(data, ci_prob, progressbar=progressbar)
+        svgs = report_figures(data, o.ci_prob, progressbar=o.progressbar)
         if choice is not None:
             svgs["threshold_choice"] = svg(threshold_figure(choice))
     add_caught_warnings(data, caught)
-    title = title or "Precision-recall evaluation report"
+    title = o.title or "Precision-recall evaluation report"
     html_text = render_html(
         data,
         svgs,
         title=title,
-        source=source,
-        ci_prob=ci_prob,
-        n_resamples=n_resamples,
-        random_seed=random_seed,
+        source=o.source,
+        ci_prob=o.ci_prob,
+        n_resamples=o.n_resamples,
+        random_seed=o.random_seed,
         threshold=choice,
     )
-    return html_text, render_markdown(data, title=title, ci_prob=ci_prob, threshold=choice)
+    return html_text, render_markdown(data, title=title, ci_prob=o.ci_prob, threshold=choice)
 
 
 def report(
@@ -248,28 +217,22 @@ def report(
         y_score = next(iter(y_score.values()))
     elif hasattr(y_score, "columns"):
         y_score = y_score.iloc[:, 0]
-    # outputs checked before any computing; no partial file on failure
-    return write_outputs(
-        path,
-        markdown_path,
-        force,
-        lambda: build_report(
-            y_true,
-            y_score,
-            title=title,
-            transform=transform,
-            pos_label=pos_label,
-            random_seed=random_seed,
-            n_resamples=n_resamples,
-            ci_prob=ci_prob,
-            bayes_method=bayes_method,
-            model=model,
-            progressbar=progressbar,
-            source=source,
-            score_models=score_models,
-            groups=groups,
-            subgroup=subgroup,
-            verbose=verbose,
-            min_precision=min_precision,
-        ),
+    options = ReportOptions(
+        title=title,
+        transform=transform,
+        pos_label=pos_label,
+        random_seed=random_seed,
+        n_resamples=n_resamples,
+        ci_prob=ci_prob,
+        bayes_method=bayes_method,
+        progressbar=progressbar,
+        source=source,
+        score_models=score_models,
+        model=model,
+        groups=groups,
+        subgroup=subgroup,
+        verbose=verbose,
+        min_precision=min_precision,
     )
+    # outputs checked before any computing; no partial file on failure
+    return write_outputs(path, markdown_path, force, lambda: build_report(y_true, y_score, options))

@@ -38,6 +38,7 @@ from ..criticism import compare_score_models, fit_score_models, score_ppc
 from ..empirical import Ranked, as_ranked, average_precision_score, precision_recall_curve
 from ..frequentist import bootstrap_pr_band
 from ..subgroups import check_subgroups
+from ._options import ReportOptions
 from ._subgroups import compute_subgroups
 
 __all__ = [
@@ -316,31 +317,18 @@ def _collect_warnings(d, diag, model_notes):
     return warns
 
 
-def compute_report(
-    y_true,
-    y_score,
-    *,
-    transform=None,
-    pos_label=None,
-    random_seed=None,
-    n_resamples=2000,
-    ci_prob=0.95,
-    bayes_method="auto",
-    progressbar=None,
-    score_models=False,
-    model="semiparametric",
-    groups=None,
-    subgroup=None,
-    steps=None,
-):
-    """Fit, tabulate and check once; see :func:`bayes_prc._report.report` for parameters.
+def compute_report(y_true, y_score, options=None, *, steps=None, **settings):
+    """Fit, tabulate and check once; returns the :class:`ReportData`.
 
-    ``steps`` (a :class:`~bayes_prc._core.Steps`) writes one line per long step.
-
-    Returns
-    -------
-    ReportData
+    ``options`` is a :class:`~bayes_prc._report.ReportOptions` (or give its fields as
+    keywords; see :func:`bayes_prc._report.report` for their meaning). ``steps`` (a
+    :class:`~bayes_prc._core.Steps`) writes one line per long step.
     """
+    o = ReportOptions.from_settings(options, settings)
+    transform, pos_label, random_seed = o.transform, o.pos_label, o.random_seed
+    n_resamples, ci_prob, bayes_method = o.n_resamples, o.ci_prob, o.bayes_method
+    progressbar, score_models, model = o.progressbar, o.score_models, o.model
+    groups, subgroup = o.groups, o.subgroup
     r = as_ranked(y_true, y_score, pos_label=pos_label)
     if r.n_pos == 0 or r.n_pos == r.n_samples:
         raise ValueError(

@@ -7,6 +7,7 @@ ArviZ.
 
 # (the shared sampler kernels, _common, _idata, _laplace, _model, _priors: also for the pool)
 from ._common import DEFAULT_RECALL, check_unit_grid, convergence_diagnostics, warn_if_unreliable
+from ._compiled import SamplerOptions
 from ._contaminated import ContaminatedPriors
 from ._fit import AUTO_METHOD, check_fit_options, fit_binormal, fit_from_statistics
 from ._fitcheck import FitCheck, fit_check
@@ -118,6 +119,7 @@ __all__ = [
     "DEFAULT_RECALL",
     "KHAT_OK",
     "SAMPLE_DIMS",
+    "SamplerOptions",
     "adaptive_importance",
     "check_unit_grid",
     "importance_summary",

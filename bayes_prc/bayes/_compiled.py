@@ -39,12 +39,21 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 
 import numpy as np
 
 from .._core import plain
 
-__all__ = ["MAX_MODELS", "SAMPLER", "cache_info", "clear_cache", "frozen_model", "sample"]
+__all__ = [
+    "MAX_MODELS",
+    "SAMPLER",
+    "SamplerOptions",
+    "cache_info",
+    "clear_cache",
+    "frozen_model",
+    "sample",
+]
 
 #: How many compiled models the process keeps (least recently used dropped first).
 MAX_MODELS = 16
@@ -61,6 +70,40 @@ _NUTPIE_STATS = {
     "mean_tree_accept": "acceptance_rate",
     "logp": "lp",
 }
+
+
+@dataclass(frozen=True)
+class SamplerOptions:
+    """NUTS settings of one fit, carried as one object from a public fit to the sampler.
+
+    Public fits (:func:`~bayes_prc.fit_binormal`, the paired, pool and score models) keep
+    their keyword arguments and build this once; everything below them passes it on.
+    Values are taken as given (each public function validates its own arguments).
+
+    Parameters
+    ----------
+    draws, chains, tune : int, default 1000, 4, 1000
+        Posterior draws per chain, chains and tuning steps.
+    cores : int or None, default None
+        Processes for PyMC's sampler (None: PyMC's default).
+    target_accept : float, default 0.9
+        NUTS' target acceptance rate.
+    progressbar : bool or None, default None
+        Show the sampler's progress bar (None: the sampler's default, a bar).
+
+    Examples
+    --------
+    >>> from bayes_prc.bayes import SamplerOptions
+    >>> SamplerOptions(draws=500, chains=2).tune
+    1000
+    """
+
+    draws: int = 1000
+    chains: int = 4
+    tune: int = 1000
+    cores: int | None = None
+    target_accept: float = 0.9
+    progressbar: bool | None = None
 
 
 class _Entry:
@@ -132,12 +175,7 @@ def sample(
     data,
     *,
     seeds,
-    draws,
-    chains,
-    tune,
-    progressbar,
-    cores,
-    target_accept,
+    sampler,
     coords=None,
     log_likelihood=None,
 ):
@@ -154,6 +192,8 @@ def sample(
         Values of the model's data containers for this fit (all of them).
     seeds : list of int
         One seed per chain (nutpie takes the first).
+    sampler : SamplerOptions
+        Draws, chains, tuning steps, cores, target acceptance and progress bar.
     coords : dict, optional
         New coordinate values of dims whose length follows the data (e.g. ``item``).
     log_likelihood : str, optional
@@ -161,21 +201,25 @@ def sample(
         ``log_likelihood`` (over the posterior draws).
     """
     # the package's one default, progressbar=None, is PyMC's own default (a bar) here
-    progressbar = True if progressbar is None else bool(progressbar)
+    progressbar = True if sampler.progressbar is None else bool(sampler.progressbar)
     entry = _entry(key, build)
     model = entry.model
     with _LOCK:
         _set_data(model, data, coords)
         try:
-            kw = dict(draws=int(draws), tune=int(tune), chains=int(chains), seeds=list(seeds))
+            kw = dict(
+                draws=int(sampler.draws),
+                tune=int(sampler.tune),
+                chains=int(sampler.chains),
+                seeds=list(seeds),
+                progressbar=progressbar,
+                cores=sampler.cores,
+                target_accept=sampler.target_accept,
+            )
             if sampler_name() == "nutpie":
-                idata = _sample_nutpie(
-                    entry, progressbar=progressbar, cores=cores, target_accept=target_accept, **kw
-                )
+                idata = _sample_nutpie(entry, **kw)
             else:
-                idata = _sample_pymc(
-                    model, progressbar=progressbar, cores=cores, target_accept=target_accept, **kw
-                )
+                idata = _sample_pymc(model, **kw)
             if log_likelihood is not None:
                 idata["log_likelihood"] = _pointwise_log_likelihood(entry, idata, log_likelihood)
         finally:

@@ -11,6 +11,7 @@ from .._core.groups import check_groups
 from .._core.transforms import check_transform, location_scale, transform_scores
 from ..empirical import as_ranked
 from ..frequentist import cluster_design_effect
+from ._compiled import SamplerOptions
 from ._fitcheck import normality_p_values
 from ._ordinal import RANK_MODELS, ordinal_categories
 from ._priors import BinormalPriors, sample_exact_posterior, sufficient_statistics
@@ -178,6 +179,14 @@ def fit_binormal(
             "`groups` needs model='semiparametric' (its likelihood is tempered by the "
             f"clusters' design effect); got model={model!r}"
         )
+    sampler = SamplerOptions(
+        draws=draws,
+        chains=chains,
+        tune=tune,
+        cores=cores,
+        target_accept=target_accept,
+        progressbar=progressbar,
+    )
     if model in RANK_MODELS:
         return _fit_rank_model(
             model,
@@ -186,14 +195,9 @@ def fit_binormal(
             transform=transform,
             priors=priors,
             method=method,
-            draws=draws,
-            chains=chains,
+            sampler=sampler,
             ci_prob=ci_prob,
             random_seed=random_seed,
-            progressbar=progressbar,
-            tune=tune,
-            cores=cores,
-            target_accept=target_accept,
             pos_label=pos_label,
             n_categories=n_categories,
             groups=groups,
@@ -236,14 +240,9 @@ def fit_binormal(
         transform=transform,
         priors=priors,
         method=method,
-        draws=draws,
-        chains=chains,
+        sampler=sampler,
         ci_prob=ci_prob,
         random_seed=random_seed,
-        progressbar=progressbar,
-        tune=tune,
-        cores=cores,
-        target_accept=target_accept,
         n=int(is_pos.size),
         ordinal=ordinal,
     )
@@ -260,19 +259,18 @@ def _fit_rank_model(
     transform,
     priors,
     method,
-    draws,
-    chains,
+    sampler,
     ci_prob,
     random_seed,
-    progressbar,
-    tune,
-    cores,
-    target_accept,
     pos_label,
     n_categories,
     groups=None,
 ):
-    """The rank-based branch of :func:`fit_binormal` (:data:`RANK_MODELS`)."""
+    """The rank-based branch of :func:`fit_binormal` (:data:`RANK_MODELS`).
+
+    ``sampler`` is the fit's :class:`SamplerOptions` (the fast samplers read its draws
+    and chains).
+    """
     from . import _model
     from ._contaminated import ContaminatedPriors, sample_contaminated_laplace
     from ._flexible import FlexiblePriors, sample_flexible_laplace
@@ -289,8 +287,8 @@ def _fit_rank_model(
         model,
         transform,
         method,
-        draws,
-        chains,
+        sampler.draws,
+        sampler.chains,
         ci_prob,
         pos_label,
         n_categories,
@@ -308,22 +306,13 @@ def _fit_rank_model(
     rng = check_random_state(random_seed)
     extras = {}  # what the fast sampler reports about itself (grid, importance weights)
     if method == "laplace":
-        out = fast_sampler(fit_data, priors, draws=int(draws), chains=int(chains), rng=rng)
+        out = fast_sampler(
+            fit_data, priors, draws=int(sampler.draws), chains=int(sampler.chains), rng=rng
+        )
         extras = {k: out.pop(k) for k in ("grid", "importance") if k in out}
         idata = None
     else:
-        idata = _model.sample_rank_nuts(
-            model,
-            fit_data,
-            priors,
-            rng=rng,
-            draws=int(draws),
-            chains=int(chains),
-            tune=int(tune),
-            progressbar=progressbar,
-            cores=cores,
-            target_accept=target_accept,
-        )
+        idata = _model.sample_rank_nuts(model, fit_data, priors, rng=rng, sampler=sampler)
         out = None
     posterior = _rank_posterior(
         model, out, idata, extras, method, transform, priors, ci_prob, int(is_pos.size), ordinal
@@ -478,21 +467,17 @@ def fit_from_statistics(
     transform,
     priors,
     method,
-    draws,
-    chains,
+    sampler,
     ci_prob,
     random_seed,
-    progressbar,
-    tune,
-    cores,
-    target_accept,
     n,
     ordinal=None,
 ):
     """The posterior from per-class statistics of standardized scores (any data size).
 
     ``stats_neg``, ``stats_pos`` are :class:`ClassStats` of ``(t - location) / scale``
-    with ``t`` the (transformed) scores; ``n`` the number of items. Shared by the
+    with ``t`` the (transformed) scores; ``n`` the number of items; ``sampler`` a
+    :class:`SamplerOptions`. Shared by the
     in-memory path of :func:`fit_binormal` and the dask path of :mod:`bayes_prc.scale`.
     """
     from ._posterior import BinormalPosterior
@@ -501,24 +486,18 @@ def fit_from_statistics(
 
     if method == "exact":
         std_draws = sample_exact_posterior(
-            stats_neg, stats_pos, priors, draws=int(draws), chains=int(chains), rng=rng
+            stats_neg,
+            stats_pos,
+            priors,
+            draws=int(sampler.draws),
+            chains=int(sampler.chains),
+            rng=rng,
         )
         idata = None
     else:
         from ._model import sample_binormal_nuts
 
-        idata = sample_binormal_nuts(
-            stats_neg,
-            stats_pos,
-            priors,
-            rng=rng,
-            draws=int(draws),
-            chains=int(chains),
-            tune=int(tune),
-            progressbar=progressbar,
-            cores=cores,
-            target_accept=target_accept,
-        )
+        idata = sample_binormal_nuts(stats_neg, stats_pos, priors, rng=rng, sampler=sampler)
         post = idata["posterior"]
         mu = post["mu"].values
         sigma = post["sigma"].values

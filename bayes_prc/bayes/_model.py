@@ -121,40 +121,22 @@ def sample_binormal_nuts(stats_neg, stats_pos, priors, **kwargs):
     )
 
 
-def sample_nuts(
-    key,
-    build,
-    data,
-    *,
-    rng,
-    draws,
-    chains,
-    tune,
-    progressbar,
-    cores,
-    target_accept,
-    coords=None,
-    log_likelihood=None,
-):
+def sample_nuts(key, build, data, *, rng, sampler, coords=None, log_likelihood=None):
     """NUTS with one seed per chain drawn from ``rng``; returns the DataTree.
 
     The model of structure ``key`` is compiled once per process (``build()`` the first
-    time) and given ``data`` (see :mod:`._compiled`).
+    time) and given ``data`` (see :mod:`._compiled`); ``sampler`` is a
+    :class:`~bayes_prc.bayes.SamplerOptions`.
     """
     from . import _compiled
 
-    seeds = rng.integers(0, 2**31 - 1, size=int(chains)).tolist()
+    seeds = rng.integers(0, 2**31 - 1, size=int(sampler.chains)).tolist()
     return _compiled.sample(
         key,
         build,
         data,
         seeds=seeds,
-        draws=draws,
-        chains=chains,
-        tune=tune,
-        progressbar=progressbar,
-        cores=cores,
-        target_accept=target_accept,
+        sampler=sampler,
         coords=coords,
         log_likelihood=log_likelihood,
     )

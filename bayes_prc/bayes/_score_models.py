@@ -97,19 +97,15 @@ def fit_score_model(
     is_pos,
     score,
     *,
-    draws,
-    chains,
-    tune,
-    cores,
-    target_accept,
+    sampler,
     random_seed,
-    progressbar,
     ci_prob,
 ):
     """Fit one score model by NUTS; returns a :class:`ScoreModelFit`.
 
     ``is_pos`` (bool) and ``score`` (float, finite; in [0, 1] for ``"binormal_logit"``)
-    are validated by the caller. ``random_seed`` is a list of per-chain seeds. The model
+    are validated by the caller. ``random_seed`` is a list of per-chain seeds;
+    ``sampler`` a :class:`~bayes_prc.bayes.SamplerOptions`. The model
     is compiled once per process (:mod:`._compiled`).
     """
     transform = "logit" if name == "binormal_logit" else None
@@ -126,12 +122,7 @@ def fit_score_model(
         lambda: build_pymc_model(name, z, is_pos),
         data,
         seeds=list(random_seed),
-        draws=draws,
-        chains=chains,
-        tune=tune,
-        progressbar=progressbar,
-        cores=cores,
-        target_accept=target_accept,
+        sampler=sampler,
         coords=item,
         log_likelihood="score",
     )

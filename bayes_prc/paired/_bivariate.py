@@ -72,7 +72,13 @@ import numpy as np
 from scipy import stats
 
 from .._core.transforms import location_scale, transform_scores
-from ..bayes import TIED_SCORE_MESSAGE, convergence_diagnostics, sample_nuts, warn_if_unreliable
+from ..bayes import (
+    TIED_SCORE_MESSAGE,
+    SamplerOptions,
+    convergence_diagnostics,
+    sample_nuts,
+    warn_if_unreliable,
+)
 from ..binormal import Binormal
 
 __all__ = [
@@ -510,18 +516,15 @@ def fit_paired_posterior(
             stats_neg, stats_pos, prior, draws=draws, chains=chains, rng=rng
         )
     else:
-        idata = sample_nuts_posterior(
-            stats_neg,
-            stats_pos,
-            prior,
-            rng=rng,
+        sampler = SamplerOptions(
             draws=draws,
             chains=chains,
             tune=tune,
-            progressbar=progressbar,
             cores=cores,
             target_accept=target_accept,
+            progressbar=progressbar,
         )
+        idata = sample_nuts_posterior(stats_neg, stats_pos, prior, rng=rng, sampler=sampler)
         post = posterior_from_idata(idata)
     ap_a, ap_b, extra = curve_draws(post, recall, idata)
     if idata is not None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bayes import TIED_SCORE_MESSAGE, priors_key, sample_nuts
+from ..bayes import TIED_SCORE_MESSAGE, SamplerOptions, priors_key, sample_nuts
 from ._bivariate import PairedDraws, PairedFit, check_nuts_diagnostics, correlations, curve_draws
 from ._rank import (
     JointRankPriors,
@@ -207,17 +207,15 @@ def fit_joint_rank_posterior(
         out = sample_paired_laplace(data, priors, draws=draws, chains=chains, rng=rng)
         diagnostics = {k: v for k, v in out["importance"].items() if k != "mode"}
     else:
-        idata = sample_paired_nuts(
-            data,
-            priors,
-            rng=rng,
+        sampler = SamplerOptions(
             draws=draws,
             chains=chains,
             tune=tune,
-            progressbar=progressbar,
             cores=cores,
             target_accept=target_accept,
+            progressbar=progressbar,
         )
+        idata = sample_paired_nuts(data, priors, rng=rng, sampler=sampler)
         out = {n: idata["posterior"][n].values for n in (*ROC_NAMES, "prevalence")}
         diagnostics = None
     post = _paired_draws(out)

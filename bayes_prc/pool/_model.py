@@ -407,8 +407,11 @@ def build_pool_model(data, priors):
     return model
 
 
-def sample_pool_nuts(data, priors, *, rng, draws, chains, tune, progressbar, cores, target_accept):
-    """NUTS draws of the PyMC model through the compiled-model cache."""
+def sample_pool_nuts(data, priors, *, rng, sampler):
+    """NUTS draws of the PyMC model through the compiled-model cache.
+
+    ``sampler`` is a :class:`~bayes_prc.bayes.SamplerOptions`.
+    """
     from ..bayes import priors_key, sample_nuts
 
     key = ("pool", data.knots.size, data.has_floor, priors_key(priors))
@@ -420,12 +423,7 @@ def sample_pool_nuts(data, priors, *, rng, draws, chains, tune, progressbar, cor
         lambda: build_pool_model(data, priors),
         values,
         rng=rng,
-        draws=draws,
-        chains=chains,
-        tune=tune,
-        progressbar=progressbar,
-        cores=cores,
-        target_accept=target_accept,
+        sampler=sampler,
         coords={"item": np.arange(data.y.size)},
     )
     post = idata["posterior"]

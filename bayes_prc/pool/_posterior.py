@@ -28,7 +28,13 @@ import xarray as xr
 from scipy import special
 
 from .._core import check_choice, check_int, check_probability, check_random_state, plain
-from ..bayes import DEFAULT_RECALL, SAMPLE_DIMS, PosteriorDraws, check_unit_grid
+from ..bayes import (
+    DEFAULT_RECALL,
+    SAMPLE_DIMS,
+    PosteriorDraws,
+    SamplerOptions,
+    check_unit_grid,
+)
 from ..frequentist import simultaneous_band
 from ._design import prepare_selection
 from ._model import (
@@ -494,17 +500,15 @@ def fit_pool(
         out = sample_pool_laplace(data, priors, draws=draws, chains=chains, rng=rng)
         importance = out.pop("importance")
     else:
-        idata, out = sample_pool_nuts(
-            data,
-            priors,
-            rng=rng,
+        sampler = SamplerOptions(
             draws=draws,
             chains=chains,
             tune=check_int(tune, "tune", 0),
-            progressbar=progressbar,
             cores=cores,
             target_accept=target_accept,
+            progressbar=progressbar,
         )
+        idata, out = sample_pool_nuts(data, priors, rng=rng, sampler=sampler)
     return PoolPosterior._build(
         out,
         data,

@@ -121,7 +121,7 @@ def dask_auc_pr(
 
 def dask_fit_binormal(y_true, y_score, *, transform=None, priors=None, pos_label=None, **options):
     """:func:`bayes_prc.fit_binormal` for dask input: one pass, then the usual posterior."""
-    from ..bayes import ClassStats, check_fit_options, fit_from_statistics
+    from ..bayes import ClassStats, SamplerOptions, check_fit_options, fit_from_statistics
 
     priors = check_fit_options(
         transform,
@@ -157,5 +157,9 @@ def dask_fit_binormal(y_true, y_score, *, transform=None, priors=None, pos_label
         transform=transform,
         priors=priors,
         n=n,
+        sampler=SamplerOptions(
+            **{k: options.pop(k) for k in ("draws", "chains", "tune", "cores", "target_accept")},
+            progressbar=options.pop("progressbar"),
+        ),
         **options,
     )

@@ -21,7 +21,7 @@ import pytest
 from scipy import stats
 
 import bayes_prc as bp
-from bayes_prc.bayes import _compiled
+from bayes_prc.bayes import SamplerOptions, _compiled
 from bayes_prc.bayes._common import convergence_diagnostics
 from bayes_prc.bayes._ordinal import ordinal_categories
 from bayes_prc.bayes._priors import BinormalPriors, sufficient_statistics
@@ -119,13 +119,8 @@ def test_score_model_new_n_reuses_the_model_and_keeps_no_data(sampler, rng):
                 "binormal",
                 is_pos,
                 s,
-                draws=300,
-                chains=2,
-                tune=300,
-                cores=1,
-                target_accept=0.9,
+                sampler=SamplerOptions(draws=300, chains=2, tune=300, cores=1, progressbar=False),
                 random_seed=[int(v) for v in rng.integers(2**31, size=2)],
-                progressbar=False,
                 ci_prob=0.94,
             )
         assert _compiled.cache_info()["keys"] == [("score model", "binormal")]
@@ -192,3 +187,27 @@ def test_nutpie_and_pymc_give_the_same_layout_and_posterior(monkeypatch, rng):
         ma = a["posterior"]["mu"].values[..., c].mean()
         mb = b["posterior"]["mu"].values[..., c].mean()
         assert abs(ma - mb) < np.hypot(_mc_tol(a, "mu", c), _mc_tol(b, "mu", c))
+
+
+def test_sampler_options_travel_as_one_object(monkeypatch, rng):
+    """A public fit's NUTS settings reach the sampler as one SamplerOptions, unchanged."""
+    seen = []
+
+    def fake_sample(key, build, data, *, seeds, sampler, coords=None, log_likelihood=None):
+        seen.append((len(seeds), sampler))
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(_compiled, "sample", fake_sample)
+    y, s = bp.Binormal(1.5, 1.0, 0.0, 1.0, 0.4).sample(80, random_seed=rng)
+    kw = dict(draws=123, chains=3, tune=45, cores=1, target_accept=0.85, progressbar=False)
+    for model in ("semiparametric", "parametric"):
+        with pytest.raises(RuntimeError, match="stop here"):
+            bp.fit_binormal(y, s, model=model, method="nuts", random_seed=1, **kw)
+    with pytest.raises(RuntimeError, match="stop here"):
+        bp.compare_classifiers(
+            y, s, s + rng.normal(size=s.size), method="bayes", bayes_method="nuts", **kw
+        )
+    assert len(seen) == 3
+    for n_seeds, sampler in seen:
+        assert sampler == SamplerOptions(**kw)
+        assert n_seeds == 3  # one seed per chain

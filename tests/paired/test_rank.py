@@ -282,6 +282,7 @@ def test_pytensor_cdf_matches_numpy(rng):
 @pytest.fixture(scope="module")
 def nuts_pair(request, rng_for):
     """One data set (n = 250), fast sampler (4000 draws) and NUTS (2 x 1000) on it."""
+    from bayes_prc.bayes import SamplerOptions
     from bayes_prc.paired._rank_model import sample_paired_nuts
 
     rng = rng_for(f"{request.node.nodeid}::nuts_pair")
@@ -293,12 +294,7 @@ def nuts_pair(request, rng_for):
         data,
         priors,
         rng=rng,
-        draws=1000,
-        chains=2,
-        tune=1000,
-        progressbar=False,
-        cores=1,
-        target_accept=0.9,
+        sampler=SamplerOptions(draws=1000, chains=2, tune=1000, cores=1, progressbar=False),
     )
     return fast, idata
 
