@@ -66,6 +66,7 @@ from bayes_prc.binormal import Binormal  # noqa: E402
 from bayes_prc.frequentist import ap_interval  # noqa: E402
 from bayes_prc.intervals import logit_interval  # noqa: E402
 from bayes_prc.planning import (  # noqa: E402
+    SMALL_POSITIVES,
     binormal_separation,
     plan_test_set,
 )
@@ -187,9 +188,9 @@ def run_recommended(args):
                 width=w,
                 assurance=assurance,
                 random_seed=args.seed,
-                n_simulations=200,
+                n_simulations=args.n_plan if args.few else 200,
             )
-            if plan.n > args.max_n:
+            if plan.n > args.max_n or (args.few and plan.positives >= SMALL_POSITIVES):
                 continue
             out = [recommended_widths(*sample(plan.n, pi, ap, rng), r) for r in range(args.n_check)]
             widths = np.array([o[0] for o in out])
@@ -364,6 +365,12 @@ def main():
     parser.add_argument("--n-plan", type=int, default=400)
     parser.add_argument("--max-n", type=int, default=25_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--few",
+        action="store_true",
+        help="recommended: only plans with fewer than SMALL_POSITIVES positives (planned with "
+        "--n-plan sets per size)",
+    )
     parser.add_argument(
         "--assurance", type=float, nargs="+", default=[0.5, 0.8], help="width, recommended: which"
     )

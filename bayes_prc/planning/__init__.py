@@ -9,8 +9,10 @@ answer and the table behind it (:class:`bayes_prc.plotting.PlanDisplay` draws it
 
 from ._plan import (
     CALIBRATION_SETS,
+    CHECK_SETS,
     MAX_PLANNED_ITEMS,
     PLAN_METRICS,
+    SMALL_POSITIVES,
     SampleSizePlan,
     binormal_separation,
     plan_test_set,
@@ -20,6 +22,8 @@ __all__ = [
     "MAX_PLANNED_ITEMS",
     "PLAN_METRICS",
     "CALIBRATION_SETS",
+    "CHECK_SETS",
+    "SMALL_POSITIVES",
     "SampleSizePlan",
     "binormal_separation",
     "plan_test_set",
