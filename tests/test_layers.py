@@ -9,7 +9,8 @@ MODULE_LAYERS (module by module):
 1 empirical    empirical/ (numpy only)
 2 core         models/, frequentist/ and the public paths binormal, intervals, bootstrap
 3 bayes        bayes/ (the only layer importing PyMC)
-4 workflows    compare/, paired/, pool/, subgroups/, ranking/, planning/, criticism, prevalence,
+4 workflows    compare/, paired/, pool/, subgroups/, ranking/, planning/, recommend/ (the rule
+               book), criticism, prevalence,
                simulate, populations, folds
 5 scale        scale/ (the dask adapter) and _dispatch (the faces routing dask input)
 6 presentation plotting/, _report/, cli/
@@ -52,6 +53,7 @@ LAYER_NAMES = {
         "populations",
         "folds",
         "planning",
+        "recommend",
     ),
     5: ("scale", "_dispatch"),
     6: ("plotting", "_report", "cli"),

@@ -32,11 +32,11 @@ from ..compare import (
     compare_intervals,
     compare_operating_point,
     fit_or_reuse,
-    recommend_band,
 )
 from ..criticism import compare_score_models, fit_score_models, score_ppc
 from ..empirical import Ranked, as_ranked, average_precision_score, precision_recall_curve
 from ..frequentist import bootstrap_pr_band
+from ..recommend import recommend_band
 from ..subgroups import check_subgroups
 from ._options import ReportOptions
 from ._subgroups import compute_subgroups
@@ -420,7 +420,7 @@ def compute_report(y_true, y_score, options=None, *, steps=None, **settings):
             )
             # the simultaneous band to draw: compare_bands' rule decides from the AP
             # table's fit checks (no band needed for that), so only that one is computed
-            pick, why = recommend_band(
+            decision = recommend_band(
                 (
                     "averaged_simultaneous",
                     "semiparametric_simultaneous",
@@ -430,6 +430,7 @@ def compute_report(y_true, y_score, options=None, *, steps=None, **settings):
                 r.n_pos,
                 separated=ap_table.attrs["separated"],
             )
+            # that band only, carrying this decision (the rule is not applied again)
             bands = compare_bands(
                 r,
                 None,
@@ -438,11 +439,10 @@ def compute_report(y_true, y_score, options=None, *, steps=None, **settings):
                 n_resamples=n_resamples,
                 posterior=post if post.model_type == "semiparametric" else None,
                 # no band to draw (too few positives): the cheapest row carries the reason
-                methods=(pick or "bootstrap_simultaneous_t",),
+                methods=(decision.row or "bootstrap_simultaneous_t",),
                 progressbar=progressbar,
+                recommendation=decision,
             )
-            if pick is None:
-                bands.attrs.update(recommended=None, recommendation=why)
         d = ReportData(
             data=r,
             posterior=post,

@@ -10,7 +10,7 @@ from ._common import DEFAULT_RECALL, check_unit_grid, convergence_diagnostics, w
 from ._compiled import SamplerOptions
 from ._contaminated import ContaminatedPriors
 from ._fit import AUTO_METHOD, check_fit_options, fit_binormal, fit_from_statistics
-from ._fitcheck import FitCheck, fit_check
+from ._fitcheck import FitCheck, fit_check, grade_of
 from ._flexible import FlexiblePriors
 from ._idata import SAMPLE_DIMS
 from ._laplace import (
@@ -74,6 +74,7 @@ __all__ = [
     "BinormalPosterior",
     "BinormalPriors",
     "FitCheck",
+    "grade_of",
     "ContaminatedPriors",
     "FlexiblePriors",
     "SemiparametricPriors",

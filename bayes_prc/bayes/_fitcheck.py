@@ -55,7 +55,8 @@ References
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy import stats
@@ -68,6 +69,7 @@ from ._semiparametric import profile_mle
 __all__ = [
     "FitCheck",
     "fit_check",
+    "grade_of",
     "rank_fit_check",
     "FIT_CHECK_LEVEL",
     "normality_p_values",
@@ -86,7 +88,12 @@ _PPC_DRAWS = 4000
 
 @dataclass(frozen=True)
 class FitCheck(HTMLReprMixin):
-    """Result of :func:`fit_check`.
+    """The result of every fit check of the library: one type, one meaning of its fields.
+
+    Returned by :func:`fit_check` (and ``posterior.fit_check()``) for the binormal family,
+    by the paired rank model's deviance check (``compare_classifiers(...).fit_check``), by
+    :meth:`bayes_prc.subgroups.SubgroupComparison.fit_check` and by
+    :func:`bayes_prc.pool.calibration_check`.
 
     Attributes
     ----------
@@ -96,49 +103,91 @@ class FitCheck(HTMLReprMixin):
         ``grade != "fail"``: the data give no evidence against the model at
         ``significance_level``.
     significance_level : float
-        The test's threshold (0.05); also readable as ``level`` (its former name).
-    observed, replicated : float
-        The statistic and its expectation when the model is right (the degrees of
-        freedom of a chi-square test; the mean replicated deviance of a predictive check).
-    n_categories : int
-        Bins of the check.
+        The test's threshold; also readable as ``level`` (its former name).
+    statistic : float
+        The test statistic: a chi-square statistic (G2 or X2), Shapiro-Wilk's W, or the
+        data's mean discrepancy over the posterior draws of a predictive check; also
+        readable as ``observed`` (its former name).
+    replicated : float
+        The statistic's expectation when the model is right: the degrees of freedom of a
+        chi-square test, the mean replicated discrepancy of a predictive check (NaN when
+        there is none).
+    n_categories : int or tuple of int
+        Bins of the check (per classifier for the paired check).
     model : str
-        ``"semiparametric"``, ``"parametric"``, ``"flexible"`` or ``"contaminated"``.
+        The model checked: ``"semiparametric"``, ``"parametric"``, ``"flexible"``,
+        ``"contaminated"``, ``"paired_rank"``, ``"subgroups"`` or ``"pool_calibration"``.
     verdict : str
         One sentence for a report.
     grade : {"pass", "inconclusive", "fail"}
+        ``"inconclusive"`` when the data cannot test the model (too few items of a class,
+        no degrees of freedom): ``passed`` True, ``p_value`` NaN, ``reason`` says why.
     method : str
-        The test: ``"G2/X2 chi-square"``, ``"Shapiro-Wilk"`` or ``"posterior predictive"``.
+        The test, e.g. ``"G2/X2 chi-square"``, ``"Shapiro-Wilk"``, ``"posterior
+        predictive"``, ``"G2 deviance"``.
     df : int or None
         Degrees of freedom of a chi-square test.
     reason : str or None
-        Why the check is ``"inconclusive"`` (e.g. too few items of a class, or classes
-        that do not overlap): what the data lack to test the model. None when the check
-        was carried out (``grade`` ``"pass"`` or ``"fail"``).
+        Why the check is ``"inconclusive"``: what the data lack to test the model. None
+        when the check was carried out (``grade`` ``"pass"`` or ``"fail"``).
+    p_values : pandas.Series or None
+        Per-part p-values where the check has parts (each subgroup of a subgroup
+        comparison; with many parts expect a few small ones by chance); else None.
+
+    Examples
+    --------
+    >>> import bayes_prc as bp
+    >>> y, s = bp.Binormal(1.5, 1, 0, 1, 0.3).sample(400, random_seed=0)
+    >>> check = bp.fit_binormal(y, s, random_seed=1).fit_check(random_seed=2)
+    >>> type(check).__name__, check.grade in ("pass", "inconclusive", "fail")
+    ('FitCheck', True)
     """
 
     p_value: float
     passed: bool
     significance_level: float
-    observed: float
+    statistic: float
     replicated: float
-    n_categories: int
+    n_categories: int | tuple
     model: str
     verdict: str
     grade: str = "pass"
     method: str = ""
     df: int | None = None
     reason: str | None = None
+    p_values: Any = field(default=None, repr=False, compare=False)
 
     @property
     def level(self):
         """The test's threshold (``significance_level``; the name of earlier versions)."""
         return self.significance_level
 
+    @property
+    def observed(self):
+        """The test statistic (``statistic``; the name of earlier versions)."""
+        return self.statistic
+
+    def _html_rows(self):
+        return [(k, v) for k, v in super()._html_rows() if k != "p_values"]
+
     def _html_caption(self):
         """The notebook table's caption: the grade and the verdict."""
         p = "n/a" if not np.isfinite(self.p_value) else f"{self.p_value:.3g}"
         return f"Fit check ({self.model}, {self.method}): {self.grade} (p = {p}). {self.verdict}"
+
+    def _repr_html_(self):
+        out = super()._repr_html_()
+        if self.p_values is not None:
+            out += self.p_values.to_frame("p_value").to_html(float_format=lambda v: f"{v:.3f}")
+        return out
+
+
+def grade_of(p_value, significance_level, reason=None):
+    """``(grade, passed)`` of a check: ``"inconclusive"`` with a ``reason``, else by p."""
+    if reason:
+        return "inconclusive", True
+    failed = bool(p_value < significance_level)
+    return ("fail" if failed else "pass"), not failed
 
 
 _WHAT = {
@@ -173,7 +222,7 @@ def _result(model, p_value, observed, replicated, k, method, df=None, why=""):
         p_value=float(p_value),
         passed=grade != "fail",
         significance_level=FIT_CHECK_LEVEL,
-        observed=float(observed),
+        statistic=float(observed),
         replicated=float(replicated),
         n_categories=int(k),
         model=model,

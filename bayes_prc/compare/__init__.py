@@ -9,8 +9,9 @@ result its question needs:
   ``family``, ``estimate``, ``low``, ``high``, ``width``, ``estimator``, ``interval``
   (what kind of interval at which level), ``note`` (why a zero-width row is degenerate,
   else empty); ``attrs["recommended"]`` is the row to quote and
-  ``attrs["recommendation"]`` why (:func:`recommend_interval`,
-  :func:`recommend_clustered`). ``df.to_xarray()`` gives the same table as an xarray
+  ``attrs["recommendation"]`` why and ``attrs["decision"]`` the rule book's
+  :class:`~bayes_prc.recommend.Recommendation` (:func:`recommend_interval`,
+  :func:`recommend_clustered`, in :mod:`bayes_prc.recommend`). ``df.to_xarray()`` gives the same table as an xarray
   Dataset over dim ``row`` (with ``method`` an indexed coordinate along it: a dim named
   ``method`` would collide with ``Dataset.sel``'s keyword).
 * :func:`compare_operating_point` (``_operating_point``): precision and recall at one
@@ -23,23 +24,18 @@ result its question needs:
 The ROC AUC rows and their rule are in ``_auc``; what the tables share in ``_common``.
 """
 
-from ._auc import AUC_COMPARISON_METHODS, AUC_FREQUENTIST_METHODS, DEFAULT_AUC_METHODS
-from ._bands import (
-    BAND_METHODS,
-    DEFAULT_BAND_METHODS,
+# the rules (bayes_prc.recommend, the rule book) stay importable from here
+from ..recommend import (
     MIN_BAND_POSITIVES,
     MIN_BOOTSTRAP_BAND_POSITIVES,
-    compare_bands,
     recommend_band,
-)
-from ._common import fit_or_reuse
-from ._intervals import (
-    AP_COMPARISON_METHODS,
-    DEFAULT_AP_METHODS,
-    compare_intervals,
     recommend_clustered,
     recommend_interval,
 )
+from ._auc import AUC_COMPARISON_METHODS, AUC_FREQUENTIST_METHODS, DEFAULT_AUC_METHODS
+from ._bands import BAND_METHODS, DEFAULT_BAND_METHODS, compare_bands
+from ._common import fit_or_reuse
+from ._intervals import AP_COMPARISON_METHODS, DEFAULT_AP_METHODS, compare_intervals
 from ._intervals import DEGENERATE_NOTE as DEGENERATE_NOTE
 from ._intervals import TIED_NOTE as TIED_NOTE
 from ._operating_point import compare_operating_point

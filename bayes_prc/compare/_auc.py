@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import warnings
 
+from ..recommend import AUC_LABELS
+
 __all__ = [
     "AUC_COMPARISON_METHODS",
     "DEFAULT_AUC_METHODS",
     "auc_frequentist_row",
-    "recommend_auc_interval",
-    "FEW_FOR_DELONG",
 ]
 
 #: Frequentist methods of the ROC AUC table (those of :func:`roc_auc_interval`).
@@ -35,14 +35,6 @@ AUC_COMPARISON_METHODS = AUC_FREQUENTIST_METHODS + (
 #: The rows of the ROC AUC table by default (the flexible model only on request, as in
 #: the AP table).
 DEFAULT_AUC_METHODS = tuple(m for m in AUC_COMPARISON_METHODS if not m.startswith("flexible"))
-
-AUC_LABELS = {
-    "delong": "DeLong (DeLong et al. 1988)",
-    "delong_logit": "DeLong, logit scale",
-    "hanley_mcneil": "Hanley-McNeil (1982)",
-    "bootstrap": "bootstrap percentile",
-    "bca": "bootstrap BCa",
-}
 
 
 def auc_frequentist_row(
@@ -83,83 +75,3 @@ def auc_frequentist_row(
         "interval": f"CI {ci_prob:g}",
         **({} if groups is None else {"design_effect": res.design_effect}),
     }
-
-
-#: Below this many items in the smaller class, DeLong's interval is not quoted: its
-#: variance estimate is too noisy (it covered 58% at a nominal 90% with about 5
-#: positives, where the rank-based posterior's ETI covered 93%).
-FEW_FOR_DELONG = 20
-
-
-def recommend_auc_interval(available, fit_checks, n_min=None, *, separated=False, tied=False):
-    """The ROC AUC interval to quote, and why (one sentence).
-
-    By situation, never by the realized widths (so the row does not change with the
-    seed):
-
-    * fewer than :data:`FEW_FOR_DELONG` items in the smaller class, or separated
-      classes (DeLong's variance is then 0): the rank-based binormal posterior's ETI,
-      unless its fit check fails;
-    * else DeLong's interval on the logit scale: it needs no score model, stays inside
-      (0, 1), and covered 93-96% at a nominal 95% with 20-100 positives in
-      ``benchmarks/coverage_questions.py`` (plain DeLong 84-95%);
-    * then plain DeLong, the rank-based ETI when its check does not fail,
-      Hanley-McNeil and the bootstraps.
-
-    Parameters
-    ----------
-    available : sequence of str
-        Rows of the table.
-    fit_checks : dict
-        Model name -> :class:`FitCheck`.
-    n_min : int, optional
-        Items in the smaller class (None: not known, DeLong first).
-    separated : bool, default False
-        Every positive is scored above every negative.
-    tied : bool, default False
-        Every score is tied: the ``all_tied`` row, the ROC AUC 0.5 exactly (every
-        positive-negative pair is tied and counts 1/2, in any sample and the population).
-
-    Returns
-    -------
-    (str or None, str)
-    """
-    if tied and "all_tied" in available:
-        return "all_tied", (
-            "Quote the exact value 0.5: every score is tied, so every positive-negative "
-            "pair counts 1/2 and the ROC AUC is 0.5 in this sample and in the population "
-            "(no sampling uncertainty); no score model can be fit."
-        )
-    check = fit_checks.get("semiparametric")
-    model_ok = check is not None and check.passed
-    few = n_min is not None and n_min < FEW_FOR_DELONG
-    why = {
-        "delong_logit": "it needs no score model, stays inside (0, 1) and covered 93-96% at "
-        "a nominal 95% in simulations with 20-100 positives and AUC up to 0.96, where "
-        "plain DeLong covered 84-95%",
-        "delong": "it needs no score model (the logit row is not in the table)",
-        "semiparametric_eti": "DeLong's interval is not available and the rank-based "
-        "binormal model does not fail its fit check",
-        "hanley_mcneil": "DeLong's interval is not available (it needs 2 items per class)",
-        "bootstrap": "no closed-form interval is available",
-        "bca": "no closed-form interval is available",
-    }
-    order = ["delong_logit", "delong", "semiparametric_eti", "hanley_mcneil", "bootstrap", "bca"]
-    if (few or separated) and model_ok:
-        order.remove("semiparametric_eti")
-        order.insert(0, "semiparametric_eti")
-        why["semiparametric_eti"] = (
-            "every positive is scored above every negative, where DeLong's variance is 0"
-            if separated
-            else f"with only {n_min} items in the smaller class DeLong's variance estimate "
-            "is too noisy (it covered 58% at a nominal 90% with about 5 positives, the "
-            "rank-based ETI 93%)"
-        ) + "; the rank-based binormal model does not fail its fit check"
-    for row in order:
-        if row not in available:
-            continue
-        if row == "semiparametric_eti" and not model_ok:
-            continue
-        label = AUC_LABELS.get(row, "Bayesian binormal, rank-based (median, ETI)")
-        return row, f"Quote the {label} interval: {why[row]}."
-    return None, "No ROC AUC interval to recommend: no row could be computed."

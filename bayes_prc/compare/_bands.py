@@ -6,15 +6,18 @@ import numpy as np
 
 from .._core import check_random_state, plain
 from ..empirical import as_ranked
-from ._common import _bayes_fit, _check_ci_prob, _check_methods, _check_outcome, _separated
+from ..recommend import AVERAGED_MODELS as _AVERAGED
+from ..recommend import BAND_LABELS as _BAND_LABELS
+from ..recommend import (
+    BAND_SOURCES,
+    recommend_band,
+)
+from ._common import _bayes_fit, _check_ci_prob, _check_methods, _separated
 
 __all__ = [
     "BAND_METHODS",
     "DEFAULT_BAND_METHODS",
-    "MIN_BAND_POSITIVES",
-    "MIN_BOOTSTRAP_BAND_POSITIVES",
     "compare_bands",
-    "recommend_band",
 ]
 
 #: Methods of :func:`compare_bands`, in table order: ``<source>_<kind>``.
@@ -33,21 +36,6 @@ BAND_METHODS = (
 
 #: The bands of :func:`compare_bands` by default (the flexible model only on request).
 DEFAULT_BAND_METHODS = tuple(m for m in BAND_METHODS if not m.startswith("flexible"))
-
-_BAND_LABELS = {
-    "averaged_pointwise": "rank-based models averaged (binormal, contaminated, mixture), pointwise",
-    "averaged_simultaneous": (
-        "rank-based models averaged (binormal, contaminated, mixture), simultaneous"
-    ),
-    "semiparametric_pointwise": "rank-based binormal posterior, pointwise",
-    "semiparametric_simultaneous": "rank-based binormal posterior, simultaneous",
-    "contaminated_pointwise": "contaminated binormal posterior, pointwise",
-    "contaminated_simultaneous": "contaminated binormal posterior, simultaneous",
-    "flexible_pointwise": "flexible ROC posterior, pointwise",
-    "flexible_simultaneous": "flexible ROC posterior, simultaneous",
-    "bootstrap_pointwise": "stratified bootstrap, pointwise",
-    "bootstrap_simultaneous_t": "stratified bootstrap, studentized sup-t (simultaneous)",
-}
 
 
 def _check_recall_grid(recall):
@@ -75,6 +63,7 @@ def compare_bands(
     posterior=None,
     pos_label=None,
     progressbar=None,
+    recommendation=None,
 ):
     """Bands of the PR curve by every method on one recall grid, and the one to draw.
 
@@ -108,15 +97,21 @@ def compare_bands(
     progressbar : bool or None, default None
         Progress of the bootstraps and the NUTS fits (None: a text bar on stderr when it
         is a terminal, PyMC's bar for NUTS).
+    recommendation : Recommendation, optional
+        A decision of :func:`bayes_prc.recommend.recommend_band` made already (the report
+        makes it from its AP table's fit checks, so that only the band it draws is
+        computed): the result carries it instead of applying the rule again.
 
     Returns
     -------
     xarray.Dataset
         Variables ``lower``, ``median``, ``upper`` with dims ``band``, ``recall``;
-        coordinates ``kind`` (``"pointwise"`` or ``"simultaneous"``), ``label`` and
-        ``method`` (the same names as ``band``, the dimension's name before issue 39)
-        along ``band``. ``attrs``: ``recommended`` (the ``band`` value of the
-        simultaneous band to draw, or None), ``recommendation`` (why, one sentence),
+        coordinates ``kind`` (``"pointwise"`` or ``"simultaneous"``), ``label``,
+        ``source`` (what the band comes from, without its kind) and ``method`` (the same
+        names as ``band``, the dimension's former name) along ``band``. ``attrs``:
+        ``recommended`` (the ``band`` value of the simultaneous band to draw, or None),
+        ``recommendation`` (why, one sentence), ``decision`` (the rule book's
+        :class:`~bayes_prc.recommend.Recommendation`),
         ``ci_prob``, ``fit_checks`` (:class:`FitCheck` of each model fit) and ``notes``
         (bands left out, and why). Select one band with ``bands.sel(band=name)``.
 
@@ -237,13 +232,16 @@ def compare_bands(
     flat = [m for m, (lo, _, hi) in rows.items() if np.all(hi - lo <= 0)]
     for m in flat:
         attrs["notes"][m] = "degenerate: zero width at every recall; not a band to draw"
-    attrs["recommended"], attrs["recommendation"] = recommend_band(
-        [m for m in rows if m not in flat],
-        attrs["fit_checks"],
-        n_pos,
-        separated=separated,
-        all_tied=ranked.all_tied,
-    )
+    decision = recommendation
+    if decision is None:
+        decision = recommend_band(
+            [m for m in rows if m not in flat],
+            attrs["fit_checks"],
+            n_pos,
+            separated=separated,
+            all_tied=ranked.all_tied,
+        )
+    attrs.update(recommended=decision.row, recommendation=decision.reason, decision=decision)
     names = list(rows)
     data = {
         v: (("band", "recall"), np.stack([rows[m][i] for m in names]))
@@ -255,6 +253,7 @@ def compare_bands(
         "recall": grid,
         "kind": ("band", kinds),
         "label": ("band", [_BAND_LABELS[m] for m in names]),
+        "source": ("band", [BAND_SOURCES[m] for m in names]),
         # the dimension's former name, kept as an indexed coordinate along ``band`` so
         # ``sel({"method": name})`` still works (``sel(method=...)`` never did: it is
         # xarray's own keyword)
@@ -265,104 +264,3 @@ def compare_bands(
 
 _BAND_VARS = ("lower", "median", "upper")
 #: The models pooled by the ``averaged_*`` bands (equal weights).
-_AVERAGED = ("semiparametric", "contaminated", "flexible")
-_WHAT_MODEL = {
-    "semiparametric": "the rank-based binormal model",
-    "contaminated": "the contaminated binormal model",
-    "flexible": "the flexible ROC model",
-}
-
-
-#: Fewest positives for a band of the PR curve: below, no band is drawn (the models need
-#: 2 positives; one resampled positive says nothing about the curve's shape).
-MIN_BAND_POSITIVES = 2
-
-#: Fewest positives for the studentized bootstrap band. On gradient-boosting scores of
-#: real data (``benchmarks/coverage_few_positives.py``, ``docs/coverage.md``, "Few
-#: positives", nominal 90%) it contained the whole true curve in 0.40 of data sets at
-#: 3 positives and 0.55 at 5 (resamples of a handful of positives cannot show how far
-#: the curve may fall; with separated classes every resample has precision 1 along the
-#: whole curve), 0.87 at 12.
-MIN_BOOTSTRAP_BAND_POSITIVES = 12
-
-
-def recommend_band(available, fit_checks, n_pos, *, separated=False, all_tied=False):
-    """The simultaneous PR band to draw, and why (one sentence); see :func:`compare_bands`.
-
-    - Every score tied (``all_tied``): none (``None``): the PR curve is one point,
-      precision = the prevalence at recall 1; quote the prevalence's interval.
-    - Fewer than :data:`MIN_BAND_POSITIVES` positives: none (``None``).
-    - The model-averaged band when one of its models passes its fit check (or is
-      inconclusive), or when the classes are separated (every positive above every
-      negative: the averaged band then reaches precision 1 along the whole curve, which
-      the data cannot rule out, while every bootstrap resample has precision 1
-      everywhere).
-    - Else the first single-model band in the order contaminated, rank-based binormal,
-      flexible whose check passes.
-    - Else the studentized bootstrap band, with at least
-      :data:`MIN_BOOTSTRAP_BAND_POSITIVES` positives and overlapping classes; none
-      (``None``) below that.
-    """
-    if all_tied:
-        return None, (
-            "No band of the PR curve is drawn: every score is tied, so the curve is a "
-            "single point (recall 1 at precision = the prevalence) and no ranking can be "
-            "shown; quote the prevalence's interval (compare_intervals' recommended row)."
-        )
-    if n_pos < MIN_BAND_POSITIVES:
-        return None, (
-            f"No band of the PR curve is drawn: with {n_pos} positive(s) no band can be "
-            f"trusted (the models need at least {MIN_BAND_POSITIVES} positives, and "
-            "resampling a single positive says nothing about the curve)."
-        )
-    passing = [m for m in _AVERAGED if fit_checks.get(m) is not None and fit_checks[m].passed]
-    if "averaged_simultaneous" in available and separated:
-        return "averaged_simultaneous", (
-            f"Draw the {_BAND_LABELS['averaged_simultaneous']} band: every positive is "
-            "scored above every negative, so the data cannot rule out precision 1 at any "
-            "recall and the band reaches 1 along the whole curve (every bootstrap "
-            "resample has precision 1 everywhere, so the bootstrap band would collapse)."
-        )
-    if "averaged_simultaneous" in available and passing:
-        return "averaged_simultaneous", (
-            f"Draw the {_BAND_LABELS['averaged_simultaneous']} band: the "
-            f"{_WHAT_MODEL[passing[0]].split(' ', 1)[1]}'s fit check "
-            f"{_check_outcome(fit_checks[passing[0]])}, and pooling the three rank-based "
-            "models' posteriors spans the curve shapes none of their checks can rule out "
-            "at this sample size (a precision ceiling below 1, a mixture of positives); "
-            "it contained the whole true curve most often of the model bands on the "
-            "populations of docs/coverage.md, at about 0.65 times the bootstrap band's width."
-        )
-    why = {
-        "contaminated": "it allows a small share of label noise, so its band can level off "
-        "below precision 1 at low recall (label noise, hard negatives)",
-        "semiparametric": "its band is the narrowest that contains the whole true curve "
-        "about as often as it claims on populations the model fits",
-        "flexible": "the flexible ROC model follows ROC curves that are not binormal",
-    }
-    for source in ("contaminated", "semiparametric", "flexible"):
-        row, check = f"{source}_simultaneous", fit_checks.get(source)
-        if row in available and check is not None and check.passed:
-            return row, (
-                f"Draw the {_BAND_LABELS[row]} band: the model's fit check "
-                f"{_check_outcome(check)}, and {why[source]}."
-            )
-    check = fit_checks.get("contaminated", fit_checks.get("semiparametric"))
-    if check is not None and not check.passed:
-        reason = f"{_WHAT_MODEL[check.model]} fails its fit check"
-    else:
-        reason = "no model band was computed"
-    if separated or n_pos < MIN_BOOTSTRAP_BAND_POSITIVES:
-        why_not = (
-            "every positive is scored above every negative, where every bootstrap resample "
-            "has precision 1 along the whole curve"
-            if separated
-            else f"with {n_pos} positives (fewer than {MIN_BOOTSTRAP_BAND_POSITIVES}) the "
-            "bootstrap band contained the whole true curve in about half of the data sets "
-            "that claim 90% (docs/coverage.md)"
-        )
-        return None, f"No band of the PR curve is drawn: {reason}, and {why_not}."
-    for row in ("bootstrap_simultaneous_t", "semiparametric_simultaneous"):
-        if row in available:
-            return row, f"Draw the {_BAND_LABELS[row]} band: {reason}."
-    return None, f"No simultaneous band in the comparison: {reason}."

@@ -78,10 +78,3 @@ def _bayes_fit(ranked, posterior, transform, bayes_method, seed, progressbar, mo
         return None
     attrs["fit_checks"][model] = post.fit_check(random_seed=seed)
     return post
-
-
-def _check_outcome(check):
-    """'passes (p = ...)' or 'is inconclusive ...': completes "the model's fit check ..."."""
-    if check.grade == "inconclusive":
-        return "is inconclusive at this sample size (no evidence against the model)"
-    return f"passes (p = {check.p_value:.2f})"

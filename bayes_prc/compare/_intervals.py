@@ -11,20 +11,10 @@ from .._core.groups import check_groups
 from ..bayes import discrete_values
 from ..empirical import as_ranked
 from ..exceptions import UndefinedMetricWarning
-from ._auc import (
-    AUC_COMPARISON_METHODS,
-    AUC_LABELS,
-    DEFAULT_AUC_METHODS,
-    auc_frequentist_row,
-    recommend_auc_interval,
-)
-from ._common import (
-    _bayes_fit,
-    _check_ci_prob,
-    _check_methods,
-    _check_outcome,
-    _separated,
-)
+from ..recommend import AP_LABELS as _LABELS
+from ..recommend import recommend_auc_interval, recommend_clustered, recommend_interval
+from ._auc import AUC_COMPARISON_METHODS, DEFAULT_AUC_METHODS, auc_frequentist_row
+from ._common import _bayes_fit, _check_ci_prob, _check_methods, _separated
 
 __all__ = [
     "AP_COMPARISON_METHODS",
@@ -32,8 +22,6 @@ __all__ = [
     "DEGENERATE_NOTE",
     "TIED_NOTE",
     "compare_intervals",
-    "recommend_clustered",
-    "recommend_interval",
 ]
 
 #: Values of ``metric`` in :func:`compare_intervals`.
@@ -61,22 +49,6 @@ DEFAULT_AP_METHODS = tuple(
     m for m in AP_COMPARISON_METHODS if m != "cross_validation" and not m.startswith("flexible")
 )
 
-_LABELS = {
-    "semiparametric_hdi": "Bayesian binormal, rank-based (mean, HDI)",
-    "semiparametric_eti": "Bayesian binormal, rank-based (median, ETI)",
-    "flexible_hdi": "Bayesian flexible ROC, rank-based (mean, HDI)",
-    "flexible_eti": "Bayesian flexible ROC, rank-based (median, ETI)",
-    "binormal_hdi": "Bayesian binormal, parametric (mean, HDI)",
-    "binormal_eti": "Bayesian binormal, parametric (median, ETI)",
-    "bayesian_bootstrap": "Bayesian bootstrap (ETI)",
-    "logit": "logit (Boyd et al.)",
-    "binomial": "binomial / Wald (Boyd et al.)",
-    "bootstrap": "bootstrap percentile",
-    "bca": "bootstrap BCa",
-    "cross_validation": "cross-validation (Boyd et al.)",
-    "prevalence": "prevalence (Jeffreys): the AP of tied scores",
-    "discrete_eti": "Bayesian multinomial of the distinct scores (median, ETI)",
-}
 
 #: Why the model rows are left out when every score is tied.
 TIED_NOTE = (
@@ -165,7 +137,7 @@ def compare_intervals(
         Bayesian rows as above for the model's ROC AUC (``post.interval("roc_auc")``);
         ``estimator`` must stay at its default. A row the data cannot give (DeLong with
         fewer than 2 items in a class) is left out with a note. ``recommended`` is
-        chosen by :func:`~bayes_prc.compare._auc.recommend_auc_interval` (DeLong's logit-scale
+        chosen by :func:`~bayes_prc.recommend.recommend_auc_interval` (DeLong's logit-scale
         row, or the rank-based ETI with few items in a class or separated classes).
     groups : array-like of shape (n_samples,), optional
         Cluster id of each item (a clustered test set): every frequentist row and the
@@ -353,11 +325,10 @@ def compare_intervals(
     from ._table import IntervalTable  # a DataFrame shown with its recommendation
 
     if clusters is not None:
-        attrs["recommended"], attrs["recommendation"] = recommend_clustered(
-            available, clusters, metric, rows
-        )
+        decision = recommend_clustered(available, clusters, metric, rows)
+        attrs.update(recommended=decision.row, recommendation=decision.reason, decision=decision)
         return IntervalTable.of(_frame(rows, attrs))
-    attrs["recommended"], attrs["recommendation"] = (
+    decision = (
         recommend_auc_interval(
             available,
             attrs["fit_checks"],
@@ -375,6 +346,7 @@ def compare_intervals(
             n_distinct=None if values is None else int(values.size),
         )
     )
+    attrs.update(recommended=decision.row, recommendation=decision.reason, decision=decision)
     return IntervalTable.of(_frame(rows, attrs))
 
 
@@ -455,148 +427,3 @@ def _bayes_row(method, post, ci_prob, metric="average_precision"):
         "estimator": f"{post.model_type} model {'ROC AUC' if auc else 'AP'}",
         "interval": f"{kind.upper()} {ci_prob:g}",
     }
-
-
-#: Fallback order when no Bayesian model can be quoted.
-_FALLBACK = ("logit", "bayesian_bootstrap", "binomial", "bootstrap", "bca", "cross_validation")
-
-
-def recommend_clustered(available, clusters, metric, rows):
-    """The interval to quote for a clustered test set (``groups``), and why.
-
-    AP: Boyd et al.'s logit interval with the effective number of positives
-    ``n_pos / design_effect`` (the design effect from the leave-one-cluster-out
-    jackknife), then the cluster bootstrap. ROC AUC: DeLong's interval on the logit scale
-    with Obuchowski's clustered variance, then plain clustered DeLong, then the cluster
-    bootstrap. In ``benchmarks/coverage_clusters.py`` (60-150 clusters of 1-8 items,
-    strong shared effects, 300 data sets each) these covered 0.86-0.92 at a nominal 0.90
-    where the rows that ignore the clusters covered 0.52-0.81 (``docs/clusters.md``).
-    The rule depends on the data's situation only, never on the realized widths.
-    """
-    order = (
-        ("delong_logit", "delong", "bootstrap", "bca")
-        if metric == "roc_auc"
-        else ("logit", "bootstrap", "bca", "binomial", "bayesian_bootstrap")
-    )
-    labels = AUC_LABELS if metric == "roc_auc" else _LABELS
-    deff = {r["method"]: r.get("design_effect") for r in rows}
-    for row in order:
-        if row in available:
-            d = deff.get(row)
-            wider = (
-                f" (design effect {d:.2f}: the naive interval would be about "
-                f"{np.sqrt(d):.2f}x too narrow)"
-                if d is not None
-                else ""
-            )
-            return row, (
-                f"Quote the {labels[row]} interval: the items come in "
-                f"{clusters.describe()}, and it treats the clusters, not the items, as "
-                f"independent{wider}."
-            )
-    return None, f"No interval to recommend for {clusters.describe()}."
-
-
-def recommend_interval(
-    available, fit_checks, n_pos, *, separated=False, tied=False, n_distinct=None
-):
-    """The AP interval to quote, and why (one sentence).
-
-    The rule depends only on the data's situation, never on the realized widths of the
-    stochastic rows, so the same data give the same row for every ``random_seed``:
-
-    0. Every score tied (a constant score): its AP is the prevalence; the prevalence's
-       Jeffreys interval (the ``prevalence`` row).
-    1. Fewer than 2 positives: no model; Boyd et al.'s logit interval.
-    2. Separated classes (every positive scored above every negative, empirical AP = 1):
-       the logit interval. Every resampling row collapses to [1, 1] there, and the
-       rank-based posterior, whose likelihood is flat towards perfect separation, covered
-       only 53-78% of such test sets; the logit interval stays wide and covered
-       (``docs/coverage.md``).
-    3. Discrete scores (``n_distinct`` given: at most n / 4 distinct values, see
-       :func:`~bayes_prc.bayes.discrete_values`): the ``discrete_eti`` row, the saturated
-       multinomial model of the (class, score value) table, whose AP is the tied step
-       curve's. The binormal model adds nothing there but a shape for a handful of
-       cells, and with 2 values it is not identified (its ETI over-covered, 0.95-0.975
-       at 90%, ``benchmarks/coverage_ties.py``).
-    3b. The rank-based binormal model's fit check passes or is inconclusive (too few items
-       of a class to test it): its equal-tailed interval, the narrowest row that covered
-       close to nominal on non-normal populations and real classifiers.
-    4. It fails and the rank-based flexible model is in the table and passes: its ETI.
-    5. The parametric ETI when it is the only Bayesian row and its check does not fail.
-    6. Else the logit interval, then the Bayesian bootstrap. A model whose check fails is
-       never recommended.
-
-    Parameters
-    ----------
-    available : sequence of str
-        Rows of the table.
-    fit_checks : dict
-        Model name -> :class:`FitCheck`.
-    n_pos : int
-    separated : bool, default False
-        Every positive is scored above every negative.
-    tied : bool, default False
-        Every score is tied.
-    n_distinct : int or None, default None
-        Number of distinct scores when they are discrete (None otherwise).
-
-    Returns
-    -------
-    (str or None, str)
-    """
-
-    def fallback(reason):
-        for row in _FALLBACK:
-            if row in available:
-                return row, f"Quote the {_LABELS[row]} interval: {reason}."
-        return None, f"No interval to recommend: {reason}."
-
-    if tied and "prevalence" in available:
-        return "prevalence", (
-            f"Quote the {_LABELS['prevalence']} interval: every score is tied (a constant "
-            "score ranks nothing), so its AP is the prevalence, and this is the prevalence's "
-            "interval; no score model can be fit and the resampling rows have zero width."
-        )
-    if n_pos < 2:
-        few = "is only 1 positive" if n_pos == 1 else f"are only {n_pos} positives"
-        return fallback(f"there {few}, too few for a model")
-    if separated and "logit" in available:
-        return "logit", (
-            f"Quote the {_LABELS['logit']} interval: every positive is scored above every "
-            "negative, where resampling intervals collapse to [1, 1] and the model-based "
-            "intervals are too narrow; the logit interval covers there"
-        ) + "."
-    if n_distinct is not None and "discrete_eti" in available:
-        return "discrete_eti", (
-            f"Quote the {_LABELS['discrete_eti']} interval: the scores take only "
-            f"{n_distinct} distinct values, so the AP to quote is that of the tied step "
-            "curve (ties grouped as scikit-learn groups them), and this model estimates "
-            "each class's share of every value directly, with no score model."
-        )
-    for model, row in (("semiparametric", "semiparametric_eti"), ("flexible", "flexible_eti")):
-        check = fit_checks.get(model)
-        if row in available and check is not None and check.passed:
-            why = (
-                "it uses only the order of the scores, and its equal-tailed interval covered "
-                "close to its nominal level on non-normal score populations"
-            )
-            if model == "flexible":
-                why = "the binormal ROC fails its fit check"
-            return (
-                row,
-                f"Quote the {_LABELS[row]} interval: its fit check {_check_outcome(check)}; {why}.",
-            )
-    bayes_rows = [r for r in available if r.split("_")[0] in ("semiparametric", "flexible")]
-    check = fit_checks.get("parametric")
-    if not bayes_rows and "binormal_eti" in available and check is not None and check.passed:
-        return "binormal_eti", (
-            f"Quote the {_LABELS['binormal_eti']} interval: it is the only Bayesian row "
-            f"and its fit check {_check_outcome(check)}."
-        )
-    failed = [m for m, c in fit_checks.items() if not c.passed]
-    return fallback(
-        f"the {' and '.join(failed)} model(s) fail their fit check"
-        if failed
-        else "no Bayesian model was fit"
-    )

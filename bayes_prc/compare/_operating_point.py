@@ -6,6 +6,7 @@ import numpy as np
 
 from .._core import check_random_state, plain
 from ..empirical import as_ranked
+from ..recommend import recommend_operating_point
 from ._common import _check_ci_prob, fit_or_reuse
 
 __all__ = ["compare_operating_point"]
@@ -42,8 +43,11 @@ def compare_operating_point(
     pandas.DataFrame
         Indexed by (``quantity``, ``method``); columns ``label``, ``family``,
         ``estimate``, ``low``, ``high``, ``width``, ``interval``. ``df.attrs`` has
-        ``threshold``, ``ci_prob`` and the confusion counts (``tp``, ``fp``, ``tn``,
-        ``fn``).
+        ``threshold``, ``ci_prob``, the confusion counts (``tp``, ``fp``, ``tn``,
+        ``fn``), ``recommended`` (a dict quantity -> the method to quote, Wilson's
+        score interval: :func:`bayes_prc.recommend.recommend_operating_point`),
+        ``recommendation`` (why) and ``decision`` (the rule book's
+        :class:`~bayes_prc.recommend.Recommendation`).
 
     Examples
     --------
@@ -54,6 +58,8 @@ def compare_operating_point(
     ...                                n_resamples=200)
     >>> sorted(set(t.index.get_level_values("quantity")))
     ['precision', 'recall']
+    >>> t.attrs["recommended"]
+    {'precision': 'wilson', 'recall': 'wilson'}
     """
     import pandas as pd
 
@@ -122,7 +128,9 @@ def compare_operating_point(
     df = pd.DataFrame(rows).set_index(["quantity", "method"])
     df["width"] = df["high"] - df["low"]
     df = df[["label", "family", "estimate", "low", "high", "width", "interval"]]
+    decision = recommend_operating_point(list(df.index))
     df.attrs.update({"threshold": threshold, "ci_prob": ci_prob, **counts})
+    df.attrs.update(recommended=decision.row, recommendation=decision.reason, decision=decision)
     return df
 
 

@@ -28,12 +28,11 @@ from ..exceptions import BayesPRCWarning
 from ..frequentist import paired_replicates
 from ..intervals import IntervalResult
 from ..pool import compare_on_selection
+from ..recommend import recommend_paired_method
 from ._tests import (
     METRICS,
-    NEAR_TIE_RANK_CORRELATION,
     check_metric_method,
     frequentist_fields,
-    near_tie_sentence,
     within_class_rank_correlation,
 )
 
@@ -515,13 +514,14 @@ def compare_classifiers(
                 "'bayesian_bootstrap' (whole clusters resampled), 'jackknife' (whole clusters "
                 "left out) or, for the ROC AUC, 'delong'"
             )
-    near_tie = None
+    decision = None
     if method_given is None and method == "bayes" and clusters is None and recall is None:
         explicit_bayes = rope is not None or priors is not None or transform is not None
         explicit_bayes |= model != "semiparametric" or bayes_method != "exact"
-        corr = within_class_rank_correlation(is_pos, a, b)
-        if not explicit_bayes and corr >= NEAR_TIE_RANK_CORRELATION:
-            method, near_tie = "jackknife", corr
+        if not explicit_bayes:
+            corr = within_class_rank_correlation(is_pos, a, b)
+            decision = recommend_paired_method(method, corr)
+            method = decision.row
     if method in ("delong", "jackknife", "permutation"):
         fields = frequentist_fields(
             ranked_a,
@@ -539,7 +539,7 @@ def compare_classifiers(
             method=method,
             n=int(is_pos.size),
             n_pos=int(is_pos.sum()),
-            recommendation=None if near_tie is None else near_tie_sentence(near_tie),
+            recommendation=None if decision is None else decision.reason,
             **fields,
         )
 

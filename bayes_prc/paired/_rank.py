@@ -75,9 +75,9 @@ import numpy as np
 from scipy import optimize, stats
 from scipy.special import ndtr
 
-from .._core.display import HTMLReprMixin
 from ..bayes import (
     KHAT_OK,
+    FitCheck,
     PriorsBase,
     adaptive_importance,
     importance_summary,
@@ -450,47 +450,10 @@ def sample_paired_laplace(data, priors, *, draws, chains, rng, n_proposals=None)
 
 
 # ------------------------------------------------------------------------ fit check
-@dataclass(frozen=True)
-class JointFitCheck(HTMLReprMixin):
-    """Deviance check of the joint rank model (see the module docstring).
-
-    Attributes
-    ----------
-    statistic : float
-        ``G^2`` of the coarsened tables at their posterior mode.
-    df : int
-        ``2 (K_a K_b - 1) - (K_a - 1) - (K_b - 1) - 6``.
-    p_value : float
-        ``P(chi2_df >= statistic)``; NaN when ``df < 1`` (too few distinct scores).
-    passed : bool
-        ``p_value >= significance_level`` (True when there is nothing to test).
-    significance_level : float
-        The test's threshold (0.01); also readable as ``level`` (its former name).
-    n_categories : tuple of int
-        ``(K_a, K_b)`` of the coarsened tables.
-    verdict : str
-        One sentence, with the fallback when the check fails.
-    grade : {"pass", "inconclusive", "fail"}
-        ``"inconclusive"`` when the tables leave no degrees of freedom to test the model
-        (then ``p_value`` is NaN and ``passed`` True: no evidence against the model).
-    reason : str or None
-        Why the check is inconclusive; None when it was carried out.
-    """
-
-    statistic: float
-    df: int
-    p_value: float
-    passed: bool
-    significance_level: float
-    n_categories: tuple
-    verdict: str
-    grade: str = "pass"
-    reason: str | None = None
-
-    @property
-    def level(self):
-        """The test's threshold (``significance_level``; the name of earlier versions)."""
-        return self.significance_level
+#: The paired rank model's deviance check returns the library's one fit-check type
+#: (:class:`bayes_prc.bayes.FitCheck`, ``model="paired_rank"``); this name of earlier
+#: versions stays importable.
+JointFitCheck = FitCheck
 
 
 def paired_fit_check(is_pos, score_a, score_b, priors, significance_level=_FIT_CHECK_ALPHA):
@@ -498,7 +461,10 @@ def paired_fit_check(is_pos, score_a, score_b, priors, significance_level=_FIT_C
 
     Returns
     -------
-    JointFitCheck
+    FitCheck
+        ``model="paired_rank"``; ``statistic`` is ``G^2``, ``n_categories`` the
+        coarsened tables' ``(K_a, K_b)``, ``df`` ``2 (K_a K_b - 1) - (K_a - 1) - (K_b -
+        1) - 6``; ``"inconclusive"`` (``p_value`` NaN) when ``df < 1``.
     """
     coarse = paired_categories(is_pos, score_a, score_b, _FIT_CHECK_CATEGORIES)
     counts = coarse.counts
@@ -533,14 +499,17 @@ def paired_fit_check(is_pos, score_a, score_b, priors, significance_level=_FIT_C
             f"{g2:.1f}, df = {df}, p = {p:.2g} < {significance_level}); use method='bootstrap' "
             "(the paired stratified bootstrap) for this comparison"
         )
-    return JointFitCheck(
-        float(g2),
-        int(df),
-        p,
-        bool(passed),
-        float(significance_level),
-        (ka, kb),
-        verdict,
+    return FitCheck(
+        p_value=p,
+        passed=bool(passed),
+        significance_level=float(significance_level),
+        statistic=float(g2),
+        replicated=float(max(df, 0)),
+        n_categories=(ka, kb),
+        model="paired_rank",
+        verdict=verdict,
         grade=grade,
+        method="G2 deviance (chi-square)",
+        df=int(df),
         reason=reason,
     )

@@ -17,6 +17,7 @@ from .._core import plain
 from ..bootstrap import jackknife_values
 from ..empirical import Ranked, average_precision_score
 from ..frequentist import delong_components, paired_delong_test
+from ..recommend import NEAR_TIE_RANK_CORRELATION, near_tie_sentence
 from ._permutation import paired_permutation_test
 
 __all__ = [
@@ -32,11 +33,6 @@ __all__ = [
 
 #: Metrics :func:`bayes_prc.paired.compare_classifiers` compares.
 METRICS: tuple[str, ...] = ("average_precision", "roc_auc")
-#: Within-class rank correlation of the two classifiers' scores from which
-#: ``compare_classifiers``' default method is the paired jackknife (a near tie: the same
-#: learner trained twice correlates 0.86-0.98 in docs/coverage.md's pools, two different
-#: learners 0.5-0.8).
-NEAR_TIE_RANK_CORRELATION = 0.85
 #: Its methods that test rather than draw.
 FREQUENTIST_METHODS: tuple[str, ...] = ("delong", "jackknife", "permutation")
 
@@ -82,17 +78,6 @@ def within_class_rank_correlation(is_pos, score_a, score_b):
             return float("nan")
         out = min(out, float(np.corrcoef(ra, rb)[0, 1]))
     return out
-
-
-def near_tie_sentence(correlation):
-    """Why the default comparison of a near tie is the paired jackknife."""
-    return (
-        "near tie: the two classifiers rank the items almost alike within each class (rank "
-        f"correlation {correlation:.3f} >= {NEAR_TIE_RANK_CORRELATION}), so the default is the "
-        "paired jackknife interval, calibrated on near ties; the joint model's interval is "
-        "1.5-2.2x wider there and no better calibrated (method='bayes' for its posterior and "
-        "P(B better))"
-    )
 
 
 def paired_jackknife(ranked_a, ranked_b, clusters=None):

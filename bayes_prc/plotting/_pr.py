@@ -510,7 +510,7 @@ def _recommended_band(bands, ci_prob, bootstrap_band):
     if rec is None:  # too few positives for any band: the posterior median alone
         return bands["recall"].values, prob, {"no_band": True}
     row = bands.sel(band=rec)
-    source = str(row["label"].item()).replace(" (simultaneous)", "").replace(", simultaneous", "")
+    source = str(row["source"].item())
     label = f"{percent(prob)} simultaneous band, {source} (recommended)"
     grid = bands["recall"].values
     if rec.startswith("bootstrap"):

@@ -13,6 +13,8 @@ import warnings
 import numpy as np
 
 from .._core import check_probability, check_random_state
+from ..bayes import FitCheck, grade_of
+from ..recommend import recommend_pool_interval
 from ._design import design_ap_interval, prepare_selection
 from ._posterior import fit_pool
 from ._ppi import ppi_ap_interval
@@ -32,8 +34,16 @@ _LABELS = {
 }
 
 
-def calibration_check(posterior, selection, *, n_groups=8, draws=1000, random_seed=None):
-    """Posterior predictive p-value of ``fit_pool``'s calibration on the labelled items.
+def calibration_check(
+    posterior,
+    selection,
+    *,
+    n_groups=8,
+    draws=1000,
+    random_seed=None,
+    significance_level=CHECK_ALPHA,
+):
+    """Posterior predictive check of ``fit_pool``'s calibration on the labelled items.
 
     The labelled items are cut into groups (the selection's strata when it has at least
     three, else ``n_groups`` groups of consecutive scores). For each posterior draw of
@@ -55,11 +65,16 @@ def calibration_check(posterior, selection, *, n_groups=8, draws=1000, random_se
     draws : int, default 1000
         Posterior draws used (evenly thinned).
     random_seed : int, numpy.random.Generator or None
+    significance_level : float, default :data:`CHECK_ALPHA`
+        p-values below it fail the check.
 
     Returns
     -------
-    float
-        The posterior predictive p-value.
+    FitCheck
+        The library's one fit-check type (:class:`bayes_prc.bayes.FitCheck`),
+        ``model="pool_calibration"``: ``p_value`` the posterior predictive p-value,
+        ``statistic`` and ``replicated`` the observed and replicated discrepancy ``T``
+        (means over the draws), ``n_categories`` the number of groups.
 
     Examples
     --------
@@ -71,9 +86,9 @@ def calibration_check(posterior, selection, *, n_groups=8, draws=1000, random_se
     >>> sel = bp.select_labels(s, 300, random_seed=1)
     >>> prepared = bp.pool.prepare_selection(s, sel, y[sel.indices])
     >>> post = bp.fit_pool(None, prepared, random_seed=2)
-    >>> p = bp.pool.calibration_check(post, prepared, random_seed=3)
-    >>> bool(0 <= p <= 1)
-    True
+    >>> check = bp.pool.calibration_check(post, prepared, random_seed=3)
+    >>> bool(0 <= check.p_value <= 1), check.model
+    (True, 'pool_calibration')
     """
     rng = check_random_state(random_seed)
     d = selection
@@ -97,7 +112,29 @@ def calibration_check(posterior, selection, *, n_groups=8, draws=1000, random_se
     v = np.maximum(v, 1e-3)
     t_obs = np.sum((obs - e) ** 2 / v, axis=1)
     t_rep = np.sum((rep - e) ** 2 / v, axis=1)
-    return float(np.mean(t_rep >= t_obs))
+    p_value = float(np.mean(t_rep >= t_obs))
+    level = check_probability(significance_level, "significance_level")
+    grade, passed = grade_of(p_value, level)
+    verdict = (
+        f"fit_pool's calibration reproduces the positives found per labelled group "
+        f"(posterior predictive p = {p_value:.3f})."
+        if passed
+        else f"fit_pool's calibration does not reproduce the positives found per labelled "
+        f"group (posterior predictive p = {p_value:.3f} < {level:g}): no monotone curve "
+        "above a floor fits them."
+    )
+    return FitCheck(
+        p_value=p_value,
+        passed=passed,
+        significance_level=level,
+        statistic=float(np.mean(t_obs)),
+        replicated=float(np.mean(t_rep)),
+        n_categories=int(n_h),
+        model="pool_calibration",
+        verdict=verdict,
+        grade=grade,
+        method="posterior predictive (chi-square discrepancy per group)",
+    )
 
 
 def pool_intervals(
@@ -261,28 +298,12 @@ def pool_intervals(
                 "interval": f"CI {ci_prob:g}",
             }
         )
-    p_value = calibration_check(posterior, d, random_seed=seeds[3])
+    check = calibration_check(posterior, d, random_seed=seeds[3])
+    p_value = check.p_value
     attrs["calibration_p_value"] = p_value
-    available = [r["method"] for r in rows]
-    if p_value < CHECK_ALPHA and "ppi" in available:
-        attrs["recommended"] = "ppi"
-        attrs["recommendation"] = (
-            f"fit_pool's calibration check fails (posterior predictive p = {p_value:.3f} < "
-            f"{CHECK_ALPHA:g}): the labelled strata do not follow a monotone calibration, so "
-            "the model-free prediction-powered interval is quoted"
-        )
-    else:
-        attrs["recommended"] = "fit_pool"
-        why = (
-            f"fit_pool's calibration check passes (posterior predictive p = {p_value:.3f})"
-            if p_value >= CHECK_ALPHA
-            else "no labelled positive: only fit_pool's prior keeps the AP defined"
-        )
-        attrs["recommendation"] = (
-            f"{why}; where its calibration held, its credible interval covered the pool's "
-            "AP at about the nominal level in the coverage study, while the design-based "
-            "and prediction-powered intervals were optimistic"
-        )
+    attrs["calibration_check"] = check
+    decision = recommend_pool_interval([r["method"] for r in rows], check)
+    attrs.update(recommended=decision.row, recommendation=decision.reason, decision=decision)
     df = pd.DataFrame(rows).set_index("method")
     df.insert(0, "label", [_LABELS[m] for m in df.index])
     df["width"] = df["high"] - df["low"]

@@ -24,6 +24,7 @@ from ..frequentist import (
     rank_draws,
     rank_sets,
 )
+from ..recommend import RANKING_METHOD, recommend_ranking_method
 
 __all__ = ["MODEL_COMPARISON_METHODS", "RECOMMENDED_METHOD", "ModelComparison", "compare_models"]
 
@@ -32,7 +33,7 @@ MODEL_COMPARISON_METHODS: tuple[str, ...] = ("max_t", "bayesian_bootstrap")
 #: The method of :func:`compare_models`'s table when ``method`` is None (the same for
 #: every data set and seed; measured in ``benchmarks/coverage_ranking.py`` and
 #: ``benchmarks/coverage_ranking_trained.py``).
-RECOMMENDED_METHOD = "max_t"
+RECOMMENDED_METHOD = RANKING_METHOD
 _METRICS = ("average_precision", "roc_auc")
 _LABELS = {
     "max_t": "paired bootstrap, step-down max-t (Mogstad et al. 2024)",
@@ -396,15 +397,8 @@ def compare_models(
         pairs = pairs[["difference", "low", "high", "p_value", "prob_better", "verdict"]]
         tiers = [[names[i] for i in order if tier[i] == t] for t in range(1, int(tier.max()) + 1)]
         per_method[m] = (table, pairs, tiers)
-    chosen = method or RECOMMENDED_METHOD
-    recommendation = f"The rank sets and the verdicts come from the {_LABELS[chosen]}" + (
-        ": its rank sets held all true ranks at once in at least their nominal share "
-        "of simulated and trained-classifier data sets (k = 2 to 20, clustered items "
-        "included); the Bayesian bootstrap's shorter sets held them in only 0.15-0.74 "
-        "once three or more models were (nearly) tied (docs/compare.md)."
-        if method is None
-        else " (chosen by `method`)."
-    )
+    decision = recommend_ranking_method(method, _LABELS)
+    chosen, recommendation = decision
     table, pairs, tiers = per_method[chosen]
     posterior = xr.DataArray(
         draws.T[None], dims=("chain", "draw", "model"), coords={"model": names}, name=metric
@@ -413,6 +407,7 @@ def compare_models(
         "is_pos": is_pos,  # the validated data, for the report's figures
         "scores": matrix,
         "recommended": chosen,
+        "decision": decision,
         "methods": {m: {"table": v[0], "pairs": v[1]} for m, v in per_method.items()},
         "critical": critical,
         "n_resamples": n_resamples,

@@ -23,7 +23,7 @@ from .._core import (
     validate_binary_inputs,
 )
 from .._core.groups import Clusters, check_groups, object_array
-from ..bayes import PosteriorDraws, curve_band
+from ..bayes import FitCheck, PosteriorDraws, curve_band, grade_of
 from ..binormal import Binormal
 from ..empirical import average_precision_score, roc_auc_score
 from ..exceptions import ConvergenceWarning
@@ -243,38 +243,10 @@ class OverallPosterior(PosteriorDraws):
         )
 
 
-class SubgroupFitCheck:
-    """Posterior predictive check of the subgroup model (see ``SubgroupComparison.fit_check``).
-
-    Attributes
-    ----------
-    p_value : float
-        All subgroups together; small values (below ``significance_level``) say the
-        model does not reproduce the subgroups' score distributions.
-    p_values : pandas.Series
-        The same per subgroup (many subgroups: expect a few small ones by chance).
-    significance_level : float
-    """
-
-    def __init__(self, p_value, p_values, significance_level):
-        self.p_value = float(p_value)
-        self.p_values = p_values
-        self.significance_level = significance_level
-
-    @property
-    def passed(self):
-        return bool(self.p_value >= self.significance_level)
-
-    def __repr__(self):
-        verdict = "passed" if self.passed else "FAILED"
-        return (
-            f"SubgroupFitCheck({verdict}: p = {self.p_value:.3f} at level "
-            f"{self.significance_level}; smallest subgroup p = {self.p_values.min():.3f})"
-        )
-
-    def _repr_html_(self):
-        table = self.p_values.to_frame("p_value").to_html(float_format=lambda v: f"{v:.3f}")
-        return f"<p><b>{html.escape(repr(self))}</b></p>{table}"
+#: :meth:`SubgroupComparison.fit_check` returns the library's one fit-check type
+#: (:class:`bayes_prc.bayes.FitCheck`, ``model="subgroups"``, per-subgroup ``p_values``);
+#: this name of earlier versions stays importable.
+SubgroupFitCheck = FitCheck
 
 
 class SubgroupComparison(PosteriorDraws):
@@ -508,16 +480,45 @@ class SubgroupComparison(PosteriorDraws):
 
         Returns
         -------
-        SubgroupFitCheck
+        FitCheck
+            ``model="subgroups"``, ``method="posterior predictive"``: ``p_value`` all
+            subgroups together (small values, below ``significance_level``, say the
+            model does not reproduce the subgroups' score distributions), ``p_values``
+            the same per subgroup (many subgroups: expect a few small ones by chance),
+            ``statistic`` and ``replicated`` the data's and the replicates' mean
+            Freeman-Tukey discrepancy.
         """
         rng = check_random_state(random_seed)
         post = self.idata["posterior"]
         fit = {k: post[k].values for k in ("shift", "scale", "mu", "sigma", "cutpoints")}
-        p_all, p_each = subgroup_fit_check(
+        p_all, p_each, observed, replicated, n_bins = subgroup_fit_check(
             self._inputs["data"], fit, rng, n_draws=check_int(n_draws, "n_draws")
         )
         level = check_probability(significance_level, "significance_level")
-        return SubgroupFitCheck(p_all, pd.Series(p_each, index=self.table.index), level)
+        p_values = pd.Series(p_each, index=self.table.index, name="p_value")
+        grade, passed = grade_of(p_all, level)
+        worst = p_values.idxmin()
+        verdict = (
+            f"The subgroup model reproduces the subgroups' score distributions (p = "
+            f"{p_all:.3f}; smallest subgroup p = {p_values.min():.3f}, {worst})."
+            if passed
+            else f"The subgroup model does not reproduce the subgroups' score distributions "
+            f"(p = {p_all:.3f} < {level}; smallest subgroup p = {p_values.min():.3f}, "
+            f"{worst}): its intervals and flags may be biased."
+        )
+        return FitCheck(
+            p_value=float(p_all),
+            passed=passed,
+            significance_level=level,
+            statistic=float(observed),
+            replicated=float(replicated),
+            n_categories=int(n_bins),
+            model="subgroups",
+            verdict=verdict,
+            grade=grade,
+            method="posterior predictive (Freeman-Tukey)",
+            p_values=p_values,
+        )
 
     def __repr__(self):
         flagged = self.table.index[self.table["flagged"]].tolist()

@@ -257,6 +257,10 @@ def subgroup_fit_check(data, fit, rng, n_draws=500):
         Share of draws whose replicate discrepancy (all subgroups) is at least the data's.
     p_values : ndarray of shape (G,)
         The same per subgroup.
+    observed, replicated : float
+        The data's and the replicates' discrepancy (all subgroups), means over the draws.
+    n_bins : int
+        Check bins.
     """
     bin_of, n_bins = _check_bins(data)
     obs = np.zeros((data.n_groups, 2, n_bins))
@@ -269,6 +273,7 @@ def subgroup_fit_check(data, fit, rng, n_draws=500):
     sizes = data.counts.sum(axis=2)  # (G, 2)
     exceed = np.zeros(data.n_groups)
     exceed_all = 0
+    sum_obs = sum_rep = 0.0
     for i in range(pick.size):
         loc0, sc0 = params["shift"][i], params["scale"][i]
         locs = np.stack([loc0, loc0 + sc0 * params["mu"][i]], axis=1)
@@ -284,4 +289,7 @@ def subgroup_fit_check(data, fit, rng, n_draws=500):
         d_rep = np.sum((np.sqrt(rep) - np.sqrt(expected)) ** 2, axis=(1, 2))
         exceed += d_rep >= d_obs
         exceed_all += d_rep.sum() >= d_obs.sum()
-    return exceed_all / pick.size, exceed / pick.size
+        sum_obs += d_obs.sum()
+        sum_rep += d_rep.sum()
+    n = pick.size
+    return exceed_all / n, exceed / n, sum_obs / n, sum_rep / n, n_bins

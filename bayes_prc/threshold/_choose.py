@@ -11,6 +11,7 @@ from .._core import check_choice, check_probability, check_random_state, plain
 from .._core.display import HTMLReprMixin
 from .._core.groups import check_groups
 from ..empirical import as_ranked
+from ..recommend import recommend_threshold_method
 
 __all__ = ["THRESHOLD_METHODS", "GRID_SIZE", "ThresholdChoice", "choose_threshold"]
 
@@ -557,7 +558,8 @@ def choose_threshold(
 
     import pandas as pd
 
-    recommended = "ltt_fixed_sequence"
+    decision = recommend_threshold_method()
+    recommended = decision.row
     quoted = method or recommended
     records = []
     emp_recall = _empirical_values("recall", is_pos, score, grid)
@@ -577,7 +579,7 @@ def choose_threshold(
             }
         )
     table = pd.DataFrame.from_records(records).set_index("method")
-    table.attrs["recommended"] = recommended
+    table.attrs.update(recommended=recommended, recommendation=decision.reason, decision=decision)
 
     k = rows.get(quoted)
     k_emp = rows["empirical"]

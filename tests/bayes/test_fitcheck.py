@@ -169,7 +169,7 @@ def test_parametric_check_is_shapiro_wilk_sidak():
 
 def test_recommendation_by_situation():
     from bayes_prc.bayes import FitCheck
-    from bayes_prc.compare._auc import recommend_auc_interval
+    from bayes_prc.recommend import recommend_auc_interval
 
     def check(grade):
         return FitCheck(0.5, grade != "fail", 0.05, 1.0, 1.0, 8, "semiparametric", "", grade)

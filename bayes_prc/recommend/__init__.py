@@ -1,0 +1,60 @@
+"""The rule book: which row, method or band to quote, and why (see :mod:`._rules`).
+
+Every recommendation of the library (:func:`bayes_prc.compare_intervals`,
+:func:`bayes_prc.compare_bands`, :func:`bayes_prc.compare_operating_point`,
+:func:`bayes_prc.pool.pool_intervals`, :func:`bayes_prc.compare_classifiers`,
+:func:`bayes_prc.compare_models`, :func:`bayes_prc.threshold.choose_threshold`) is made
+by one function of this module and returned as a :class:`Recommendation`.
+"""
+
+from ._rules import (
+    AP_LABELS,
+    AUC_LABELS,
+    AVERAGED_MODELS,
+    BAND_LABELS,
+    BAND_SOURCES,
+    FEW_FOR_DELONG,
+    MIN_BAND_POSITIVES,
+    MIN_BOOTSTRAP_BAND_POSITIVES,
+    NEAR_TIE_RANK_CORRELATION,
+    RANKING_METHOD,
+    THRESHOLD_METHOD,
+    Recommendation,
+    check_outcome,
+    near_tie_sentence,
+    recommend_auc_interval,
+    recommend_band,
+    recommend_clustered,
+    recommend_interval,
+    recommend_operating_point,
+    recommend_paired_method,
+    recommend_pool_interval,
+    recommend_ranking_method,
+    recommend_threshold_method,
+)
+
+__all__ = [
+    "AP_LABELS",
+    "AUC_LABELS",
+    "AVERAGED_MODELS",
+    "BAND_LABELS",
+    "BAND_SOURCES",
+    "FEW_FOR_DELONG",
+    "MIN_BAND_POSITIVES",
+    "MIN_BOOTSTRAP_BAND_POSITIVES",
+    "NEAR_TIE_RANK_CORRELATION",
+    "RANKING_METHOD",
+    "THRESHOLD_METHOD",
+    "Recommendation",
+    "check_outcome",
+    "near_tie_sentence",
+    "recommend_auc_interval",
+    "recommend_band",
+    "recommend_clustered",
+    "recommend_interval",
+    "recommend_operating_point",
+    "recommend_paired_method",
+    "recommend_pool_interval",
+    "recommend_ranking_method",
+    "recommend_threshold_method",
+]
