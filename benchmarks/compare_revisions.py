@@ -40,6 +40,7 @@ import argparse
 import hashlib
 import inspect
 import json
+import os
 import re
 import subprocess
 import sys
@@ -121,8 +122,16 @@ def emit_subgroups(i, y, s):
     return row
 
 
+#: Names of fields and attrs left out of the comparison (``--ignore``: what a revision
+#: added on purpose, e.g. a new attrs key), passed to the emitting processes.
+_IGNORE = set(filter(None, os.environ.get("COMPARE_REVISIONS_IGNORE", "").split(",")))
+
+
 def _flat(obj, depth=0):
-    """A JSON-able image of a result: numbers as floats, arrays by digest, text as is."""
+    """A JSON-able image of a result: numbers as floats, arrays by digest, text as is.
+
+    Dataclass fields in name order (a result type renamed or merged with the same fields
+    compares equal); fields and keys named in ``_IGNORE`` left out."""
     import dataclasses
 
     if obj is None or isinstance(obj, (bool, str)):
@@ -134,14 +143,18 @@ def _flat(obj, depth=0):
     if depth > 4:
         return type(obj).__name__
     if isinstance(obj, dict):
-        return [[str(k), _flat(v, depth + 1)] for k, v in sorted(obj.items(), key=str)]
+        return [
+            [str(k), _flat(v, depth + 1)]
+            for k, v in sorted(obj.items(), key=str)
+            if str(k) not in _IGNORE
+        ]
     if isinstance(obj, (tuple, list)):
         return [_flat(v, depth + 1) for v in obj]
     if dataclasses.is_dataclass(obj):
         return [
             [f.name, _flat(getattr(obj, f.name), depth + 1)]
-            for f in dataclasses.fields(obj)
-            if f.name != "idata"
+            for f in sorted(dataclasses.fields(obj), key=lambda f: f.name)
+            if f.name != "idata" and f.name not in _IGNORE
         ]
     if hasattr(obj, "data_vars"):  # an xarray Dataset: every variable by digest, the attrs
         return [
@@ -355,11 +368,18 @@ def main(argv=None):
     parser.add_argument("--cases", type=int, default=40)
     parser.add_argument("--demo", action="store_true")
     parser.add_argument(
+        "--ignore",
+        nargs="*",
+        default=[],
+        help="field or attrs names to leave out (what the new revision added on purpose)",
+    )
+    parser.add_argument(
         "--only",
         choices=["subgroups", "paired", "compare"],
         help="run only the calls of one concept",
     )
     args = parser.parse_args(argv)
+    os.environ["COMPARE_REVISIONS_IGNORE"] = ",".join(args.ignore)  # to the emitting runs
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "old"
         subprocess.run(

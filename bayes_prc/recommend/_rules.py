@@ -73,7 +73,7 @@ class Recommendation(HTMLReprMixin):
     situation : dict
         The inputs the rule saw (rows available, fit-check grades, counts, ...).
 
-    Unpacks as ``row, reason = recommendation``.
+    Unpacks as ``row, reason = recommendation`` (and indexes as that pair).
 
     Examples
     --------
@@ -92,6 +92,13 @@ class Recommendation(HTMLReprMixin):
     def __iter__(self):
         yield self.row
         yield self.reason
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, index):
+        """``rec[0]`` the row, ``rec[1]`` the reason (the tuple of earlier versions)."""
+        return (self.row, self.reason)[index]
 
     def _html_rows(self):
         return [(k, v) for k, v in super()._html_rows() if k != "situation"]
