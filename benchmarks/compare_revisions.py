@@ -15,8 +15,10 @@ Usage::
 SVG ids, the run date and the version string masked. ``--only subgroups`` runs only the
 ``compare_subgroups`` calls; ``--only paired`` the ``compare_classifiers`` calls by every
 method but NUTS and ``mcnemar_test`` (every field of each result); ``--only compare`` the
-``compare_*`` tables with their ``attrs`` (recommendations). Exit status 1 when anything
-differs.
+``compare_*`` tables with their ``attrs`` (recommendations); ``--only fitchecks`` every fit
+check (the four binormal models', the rank check, the paired, subgroup and pool calibration
+checks: each field the check had before they became one ``FitCheck``) and
+``pool_intervals``' recommendation. Exit status 1 when anything differs.
 
 Measured (issue 26, the tree and vocabulary restructuring): old = 6dcc1ac (the commit
 before the moves) against the working tree after them (2026-11-26), 40 data sets, 20
@@ -32,6 +34,15 @@ of ``compare_classifiers`` by its 8 non-NUTS calls and ``mcnemar_test`` identica
 AP 20/20), ``compare_operating_point`` 40/40, ``compare_bands`` 20/20 identical with
 their ``attrs``; the demo report identical up to SVG ids and date (``--cases 4 --demo``).
 About 10 min each on 2 busy cores.
+
+Measured (one ``FitCheck`` for every fit check, 2026-11-28): ``--only fitchecks`` against
+24e6df7, 12 data sets: every former field of the four binormal models' checks and the
+rank check (12/12), the paired check (5/5 cases with a joint rank fit) and its
+comparison's recommendation and estimate (12/12), the subgroup check's p-values (6/6),
+the pool's calibration p-value and ``pool_intervals``' recommendation (6/6) identical.
+About 4 min::
+
+    .venv/bin/python benchmarks/compare_revisions.py 24e6df7 --cases 12 --only fitchecks
 """
 
 from __future__ import annotations
@@ -127,6 +138,11 @@ def emit_subgroups(i, y, s):
 _IGNORE = set(filter(None, os.environ.get("COMPARE_REVISIONS_IGNORE", "").split(",")))
 
 
+#: Fields renamed between revisions, compared under their new name (FitCheck.observed is
+#: FitCheck.statistic since the fit checks became one type).
+_RENAMED = {"observed": "statistic"}
+
+
 def _flat(obj, depth=0):
     """A JSON-able image of a result: numbers as floats, arrays by digest, text as is.
 
@@ -152,8 +168,8 @@ def _flat(obj, depth=0):
         return [_flat(v, depth + 1) for v in obj]
     if dataclasses.is_dataclass(obj):
         return [
-            [f.name, _flat(getattr(obj, f.name), depth + 1)]
-            for f in sorted(dataclasses.fields(obj), key=lambda f: f.name)
+            [_RENAMED.get(f.name, f.name), _flat(getattr(obj, f.name), depth + 1)]
+            for f in sorted(dataclasses.fields(obj), key=lambda f: _RENAMED.get(f.name, f.name))
             if f.name != "idata" and f.name not in _IGNORE
         ]
     if hasattr(obj, "data_vars"):  # an xarray Dataset: every variable by digest, the attrs
@@ -228,6 +244,62 @@ def emit_compare(i, y, s):
     return row
 
 
+def _check_fields(name, check):
+    """Every field a fit check had before it became one ``FitCheck`` (the pool's check was
+    a bare float p-value): the p-value, the decision, the statistic, the sentence."""
+    if isinstance(check, float):
+        return {f"{name}.p_value": check}
+    out = {}
+    for field in ("p_value", "passed", "grade", "significance_level", "observed", "statistic"):
+        if hasattr(check, field):
+            out[f"{name}.{field}"] = _flat(getattr(check, field))
+    for field in ("replicated", "df", "n_categories", "model", "method", "verdict", "reason"):
+        if hasattr(check, field):
+            out[f"{name}.{field}"] = _flat(getattr(check, field))
+    if getattr(check, "p_values", None) is not None:
+        out[f"{name}.p_values"] = [float(v) for v in check.p_values]
+    return out
+
+
+def emit_fitchecks(i, y, s, s2):
+    """Every fit check: the four binormal models', the rank check on the ordinal data,
+    the paired (joint rank) check, the subgroup check and the pool's calibration check
+    with ``pool_intervals``' recommended row (the last two on every other case)."""
+    import bayes_prc as bp
+    from bayes_prc.bayes._fitcheck import rank_fit_check
+    from bayes_prc.bayes._ordinal import ordinal_categories
+
+    row = {}
+    for model in ("semiparametric", "parametric", "flexible", "contaminated"):
+        post = bp.fit_binormal(y, s, model=model, random_seed=3 + i, draws=200, chains=2)
+        row.update(_check_fields(f"fit_check_{model}", post.fit_check(random_seed=4)))
+    row.update(_check_fields("rank_fit_check", rank_fit_check(ordinal_categories(y, s))))
+    res = bp.compare_classifiers(y, s, s2, random_seed=20 + i, **_level(bp.compare_classifiers))
+    row.update(_check_fields("paired_fit_check", res.fit_check))
+    row["paired_recommendation"] = [res.recommendation, _flat(res.estimate)]
+    if i % 2 == 0:
+        rng = np.random.default_rng(2000 + i)
+        sub = rng.integers(0, 3 + i % 4, y.size)
+        sg = bp.compare_subgroups(y, s, sub, draws=60, tune=60, chains=2, random_seed=11)
+        row.update(_check_fields("subgroups_fit_check", sg.fit_check(random_seed=12)))
+        y_pool = rng.random(20_000) < 0.03
+        s_pool = rng.normal(size=y_pool.size) + (1.0 + i % 3) * y_pool
+        sel = bp.select_labels(s_pool, 300, random_seed=8)
+        prepared = bp.pool.prepare_selection(s_pool, sel, y_pool[sel.indices])
+        post = bp.fit_pool(None, prepared, draws=200, chains=1, random_seed=9)
+        check = bp.pool.calibration_check(post, prepared, random_seed=3)
+        row.update(_check_fields("calibration_check", check))
+        table = bp.pool_intervals(
+            None, prepared, None, posterior=post, n_resamples=100, random_seed=5, ci_prob=0.9
+        )
+        row["pool_intervals"] = [
+            table.attrs["recommended"],
+            table.attrs["recommendation"],
+            table.attrs["calibration_p_value"],
+        ]
+    return row
+
+
 def emit(n_cases, only=None):
     import bayes_prc as bp
 
@@ -242,6 +314,9 @@ def emit(n_cases, only=None):
             continue
         if only == "compare":
             out[str(i)] = emit_compare(i, y, s)
+            continue
+        if only == "fitchecks":
+            out[str(i)] = emit_fitchecks(i, y, s, s2)
             continue
         row = {}
         row["ap"] = float(bp.average_precision_score(y, s))
@@ -375,7 +450,7 @@ def main(argv=None):
     )
     parser.add_argument(
         "--only",
-        choices=["subgroups", "paired", "compare"],
+        choices=["subgroups", "paired", "compare", "fitchecks"],
         help="run only the calls of one concept",
     )
     args = parser.parse_args(argv)
