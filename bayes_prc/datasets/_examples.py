@@ -144,7 +144,7 @@ def _check_name(name: str) -> str:
 
 
 def _resource(name: str) -> Traversable:
-    return importlib.resources.files(__name__).joinpath("data", f"{name}.csv")
+    return importlib.resources.files(__package__).joinpath("data", f"{name}.csv")
 
 
 def example_path(name: str) -> Path:
