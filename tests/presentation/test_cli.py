@@ -180,8 +180,10 @@ def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys):
     def interrupted(args):
         raise KeyboardInterrupt
 
+    from bayes_prc.cli import _main
+
     parser = cli.build_parser()
-    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    monkeypatch.setattr(_main, "build_parser", lambda: parser)
     parser.set_defaults(func=interrupted)
     for action in parser._subparsers._group_actions[0].choices.values():
         action.set_defaults(func=interrupted)
@@ -254,7 +256,7 @@ def test_every_output_path_problem_stops_before_computing(tmp_path, monkeypatch,
     def computed(*args, **kwargs):
         raise AssertionError("the report was computed before the path was checked")
 
-    monkeypatch.setattr(rep, "build_report", computed)
+    monkeypatch.setattr(rep._entry, "build_report", computed)
     (tmp_path / "out").mkdir()
     (tmp_path / "file.txt").write_text("x")
     output, extra, message = {
@@ -278,7 +280,7 @@ def test_unwritable_directory_stops_before_computing(tmp_path, monkeypatch, caps
     folder = _unwritable_dir(tmp_path)
     if folder is None:
         pytest.skip("no unwritable directory on this machine")
-    monkeypatch.setattr(rep, "build_report", lambda *a, **k: pytest.fail("computed"))
+    monkeypatch.setattr(rep._entry, "build_report", lambda *a, **k: pytest.fail("computed"))
     assert cli.main(["demo", "-o", str(folder / "r.html")]) == 2
     err = capsys.readouterr().err
     assert "is not writable" in err and err.count("\n") == 1
@@ -289,7 +291,7 @@ def test_unwritable_directory_stops_before_computing(tmp_path, monkeypatch, caps
 def test_markdown_path_and_library_report_are_checked_first(tmp_path, monkeypatch):
     import bayes_prc._report as rep
 
-    monkeypatch.setattr(rep, "build_report", lambda *a, **k: pytest.fail("computed"))
+    monkeypatch.setattr(rep._entry, "build_report", lambda *a, **k: pytest.fail("computed"))
     with pytest.raises(IsADirectoryError, match="it is a directory"):
         bp.report([0, 1], [0.1, 0.9], tmp_path, force=True)
     with pytest.raises(FileNotFoundError, match="Markdown output .* does not exist"):

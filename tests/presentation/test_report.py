@@ -315,13 +315,13 @@ def test_report_figure_warnings_join_the_diagnostics_box(monkeypatch, recwarn, s
     import bayes_prc._report as rep
     from bayes_prc.exceptions import BayesPRCWarning
 
-    real = rep.report_figures
+    real = rep._entry.report_figures
 
     def noisy(d, ci_prob, progressbar=False):
         warnings.warn("a warning raised while drawing", BayesPRCWarning, stacklevel=2)
         return real(d, ci_prob, progressbar=progressbar)
 
-    monkeypatch.setattr(rep, "report_figures", noisy)
+    monkeypatch.setattr(rep._entry, "report_figures", noisy)
     y, s = small
     html, md = rep.build_report(y, s, random_seed=0, n_resamples=50)
     assert md.count("a warning raised while drawing") == 1

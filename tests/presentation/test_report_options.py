@@ -17,7 +17,7 @@ def test_report_hands_one_options_object_to_the_computing_step(tmp_path, monkeyp
         seen.append((options, settings))
         raise RuntimeError("stop here")
 
-    monkeypatch.setattr(rep, "compute_report", fake_compute)
+    monkeypatch.setattr(rep._entry, "compute_report", fake_compute)
     y, s = bp.Binormal(1.2, 1.0, 0.0, 1.0, 0.3).sample(60, random_seed=rng)
     groups = np.arange(60) // 2
     kw = dict(

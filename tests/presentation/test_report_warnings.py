@@ -45,7 +45,7 @@ def _report_own_warnings_only(y, s, path, monkeypatch):
         return original(d, caught)
 
     monkeypatch.setattr(_compute, "add_caught_warnings", check)
-    monkeypatch.setattr("bayes_prc._report.add_caught_warnings", check)
+    monkeypatch.setattr("bayes_prc._report._entry.add_caught_warnings", check)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         bp.report(y, s, path, n_resamples=200, random_seed=0, markdown_path=path.with_suffix(".md"))
