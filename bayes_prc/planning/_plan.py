@@ -25,8 +25,8 @@ the interval that would be reported is computed on each:
   (rank-based ETI and logit rows, its recommended row) on up to :data:`CHECK_SETS`
   simulated sets of the planned size, and :math:`c` is multiplied by the ratio of the
   widths' quantiles at ``assurance``, twice at most (the ratio shrinks as the plan
-  grows). Without it, plans
-  at AP 0.9 with 20-80 positives gave recommended intervals 1.1-1.7 times the target.
+  grows). Without it, plans at AP 0.9 with 20-80 positives gave recommended intervals
+  1.1-1.7 times the target.
 - ``difference``: two classifiers whose latent scores are bivariate normal with
   within-class correlation ``correlation``; the paired jackknife interval of
   ``AP_B - AP_A`` (:func:`bayes_prc.compare_classifiers` with ``method="jackknife"``);
@@ -276,7 +276,7 @@ def _recommended_ratio(n, prevalence, separation, ci_prob, calibration, rng, set
     from ..compare import compare_intervals
 
     model = Binormal(separation, 1.0, 0.0, 1.0, prevalence)
-    quoted, predicted = [], []
+    quoted, aps, positives = [], [], []
     while len(quoted) < sets:
         y, s = model.sample(n, random_seed=rng)
         n_pos = int(y.sum())
@@ -288,8 +288,9 @@ def _recommended_ratio(n, prevalence, separation, ci_prob, calibration, rng, set
                 y, s, methods=("semiparametric_eti", "logit"), ci_prob=ci_prob, random_seed=rng
             )
         quoted.append(float(table.loc[table.attrs["recommended"], "width"]))
-        ap = float(table.loc["logit", "estimate"])
-        predicted.append(float(_widths(np.array([ap]), np.array([n_pos]), ci_prob, calibration)[0]))
+        aps.append(float(table.loc["logit", "estimate"]))
+        positives.append(n_pos)
+    predicted = _widths(np.array(aps), np.array(positives), ci_prob, calibration)
     return float(np.quantile(quoted, q) / np.quantile(predicted, q))
 
 
@@ -807,10 +808,12 @@ def plan_test_set(
             "logit AP over Boyd's binomial approximation)"
         )
         # few positives: the prediction checked against the recommended interval itself
-        # on CHECK_SETS simulated sets, and rescaled by the ratio of the median widths
-        # (twice at most: the ratio shrinks as the plan grows)
+        # on CHECK_SETS simulated sets, and rescaled by the ratio of the widths' quantiles
+        # at the assurance (twice at most: the ratio shrinks as the plan grows); the last
+        # search is the plan's
+        searched = _search(evaluate, n_min, _REL_TOL["width"])
         for _ in range(2):
-            n_now, _ = _search(evaluate, n_min, _REL_TOL["width"])
+            n_now = searched[0]
             if n_now * prevalence >= SMALL_POSITIVES:
                 break
             sets = min(CHECK_SETS, max(5, n_simulations // 30))
@@ -825,10 +828,12 @@ def plan_test_set(
                 f"interval's width (quantile {q:g}) on {sets} simulated sets of {n_now} items: "
                 f"x {ratio:.3g})"
             )
+            searched = _search(evaluate, n_min, _REL_TOL["width"])
         achieved_key, se_key = "assured_width", "assured_width_se"
     else:
         sep_b = binormal_separation(expected + difference, prevalence)
         interval = "paired jackknife interval of AP_B - AP_A"
+        searched = None
 
         def evaluate(n_eff):
             hit, _, w = _simulate_power(
@@ -850,7 +855,9 @@ def plan_test_set(
 
         achieved_key, se_key = "power", "power_se"
 
-    n_eff, rows = _search(evaluate, n_min, _REL_TOL["width" if width is not None else "difference"])
+    if searched is None:
+        searched = _search(evaluate, n_min, _REL_TOL["difference"])
+    n_eff, rows = searched
     table = _table(rows, deff, cluster_size, prevalence)
     n = _clustered_n(n_eff, deff, cluster_size)
     best = rows[n_eff][1]
