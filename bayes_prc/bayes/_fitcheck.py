@@ -214,13 +214,12 @@ def _verdict(model, grade, p_value, why=""):
 
 
 def _result(model, p_value, observed, replicated, k, method, df=None, why=""):
+    grade, passed = grade_of(p_value, FIT_CHECK_LEVEL, why)
     if why:
-        grade, p_value = "inconclusive", float("nan")
-    else:
-        grade = "fail" if p_value < FIT_CHECK_LEVEL else "pass"
+        p_value = float("nan")
     return FitCheck(
         p_value=float(p_value),
-        passed=grade != "fail",
+        passed=passed,
         significance_level=FIT_CHECK_LEVEL,
         statistic=float(observed),
         replicated=float(replicated),

@@ -241,7 +241,7 @@ def compare_bands(
             separated=separated,
             all_tied=ranked.all_tied,
         )
-    attrs.update(recommended=decision.row, recommendation=decision.reason, decision=decision)
+    attrs.update(decision.as_attrs())
     names = list(rows)
     data = {
         v: (("band", "recall"), np.stack([rows[m][i] for m in names]))
@@ -263,4 +263,3 @@ def compare_bands(
 
 
 _BAND_VARS = ("lower", "median", "upper")
-#: The models pooled by the ``averaged_*`` bands (equal weights).

@@ -326,7 +326,7 @@ def compare_intervals(
 
     if clusters is not None:
         decision = recommend_clustered(available, clusters, metric, rows)
-        attrs.update(recommended=decision.row, recommendation=decision.reason, decision=decision)
+        attrs.update(decision.as_attrs())
         return IntervalTable.of(_frame(rows, attrs))
     decision = (
         recommend_auc_interval(
@@ -346,7 +346,7 @@ def compare_intervals(
             n_distinct=None if values is None else int(values.size),
         )
     )
-    attrs.update(recommended=decision.row, recommendation=decision.reason, decision=decision)
+    attrs.update(decision.as_attrs())
     return IntervalTable.of(_frame(rows, attrs))
 
 

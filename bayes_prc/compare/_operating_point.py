@@ -130,7 +130,7 @@ def compare_operating_point(
     df = df[["label", "family", "estimate", "low", "high", "width", "interval"]]
     decision = recommend_operating_point(list(df.index))
     df.attrs.update({"threshold": threshold, "ci_prob": ci_prob, **counts})
-    df.attrs.update(recommended=decision.row, recommendation=decision.reason, decision=decision)
+    df.attrs.update(decision.as_attrs())
     return df
 
 

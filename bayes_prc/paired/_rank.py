@@ -80,6 +80,7 @@ from ..bayes import (
     FitCheck,
     PriorsBase,
     adaptive_importance,
+    grade_of,
     importance_summary,
     initial_cutpoints,
     ordinal_categories,
@@ -479,14 +480,14 @@ def paired_fit_check(is_pos, score_a, score_b, priors, significance_level=_FIT_C
         with np.errstate(divide="ignore", invalid="ignore"):
             g2 += 2.0 * np.sum(np.where(n > 0, n * (np.log(n / n.sum()) - lp), 0.0))
     p = float(stats.chi2.sf(g2, df)) if df >= 1 else float("nan")
-    passed = not p < significance_level
-    grade, reason = ("pass" if passed else "fail"), None
+    reason = None
     if df < 1:
-        grade = "inconclusive"
         reason = (
             f"the {ka}x{kb} tables of the two classifiers' score categories leave no degrees "
             "of freedom (too few distinct scores)"
         )
+    grade, passed = grade_of(p, significance_level, reason)
+    if reason:
         verdict = "too few distinct scores to check the joint binormal model"
     elif passed:
         verdict = (

@@ -303,7 +303,7 @@ def pool_intervals(
     attrs["calibration_p_value"] = p_value
     attrs["calibration_check"] = check
     decision = recommend_pool_interval([r["method"] for r in rows], check)
-    attrs.update(recommended=decision.row, recommendation=decision.reason, decision=decision)
+    attrs.update(decision.as_attrs())
     df = pd.DataFrame(rows).set_index("method")
     df.insert(0, "label", [_LABELS[m] for m in df.index])
     df["width"] = df["high"] - df["low"]

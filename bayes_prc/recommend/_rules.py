@@ -100,6 +100,11 @@ class Recommendation(HTMLReprMixin):
         """``rec[0]`` the row, ``rec[1]`` the reason (the tuple of earlier versions)."""
         return (self.row, self.reason)[index]
 
+    def as_attrs(self):
+        """The ``attrs`` a table carries for it: ``recommended``, ``recommendation``,
+        ``decision`` (the convention of docs/results.md, in one place)."""
+        return {"recommended": self.row, "recommendation": self.reason, "decision": self}
+
     def _html_rows(self):
         return [(k, v) for k, v in super()._html_rows() if k != "situation"]
 

@@ -579,7 +579,7 @@ def choose_threshold(
             }
         )
     table = pd.DataFrame.from_records(records).set_index("method")
-    table.attrs.update(recommended=recommended, recommendation=decision.reason, decision=decision)
+    table.attrs.update(decision.as_attrs())
 
     k = rows.get(quoted)
     k_emp = rows["empirical"]
