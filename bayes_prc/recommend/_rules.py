@@ -591,10 +591,17 @@ def recommend_operating_point(available):
         have = {m for q, m in available if q == quantity}
         pick[quantity] = next((m for m in _OPERATING_ORDER if m in have), None)
     chosen = ", ".join(f"{q}: {m}" for q, m in pick.items())
+    if all(m == "wilson" for m in pick.values()):
+        return pick, (
+            f"Quote the Wilson score interval ({chosen}): precision and recall at a "
+            "threshold are binomial proportions, where Wilson's interval keeps near-nominal "
+            "coverage with few items and stays inside [0, 1] (Brown, Cai & DasGupta 2001)."
+        )
     return pick, (
-        f"Quote the Wilson score interval ({chosen}): precision and recall at a "
-        "threshold are binomial proportions, where Wilson's interval keeps near-nominal "
-        "coverage with few items and stays inside [0, 1] (Brown, Cai & DasGupta 2001)."
+        f"Quote {chosen}: precision and recall at a threshold are binomial proportions; "
+        "Wilson's score interval is not in the table for every quantity, so the next of "
+        "Clopper-Pearson, Jeffreys and the likelihood-ratio interval is quoted (none: no "
+        "such row)."
     )
 
 

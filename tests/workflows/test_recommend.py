@@ -81,6 +81,11 @@ def test_auc_band_pool_paired_ranking_threshold_rules():
         [("precision", "bootstrap"), ("precision", "jeffreys"), ("recall", "wilson")]
     )
     assert op.row == {"precision": "jeffreys", "recall": "wilson"}
+    assert op.reason.startswith("Quote precision: jeffreys, recall: wilson:")  # no false Wilson
+    assert (
+        "Quote the Wilson score interval"
+        in rb.recommend_operating_point([("recall", "wilson")]).reason
+    )
 
 
 @pytest.fixture(scope="module")
