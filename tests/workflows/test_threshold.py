@@ -188,7 +188,9 @@ def test_subgroup_table_matches_sklearn(rng):
     from sklearn.metrics import precision_score, recall_score
 
     y, s, g = _subgroup_data(rng)
-    c = choose_threshold(y, s, min_precision=0.6, subgroup=g, random_seed=0)
+    # Target 0.5: subgroup c's precision is about 0.7-0.9 where few items are flagged, so
+    # at 0.6 the guarantee failed in 19 of 300 seeds (0.063, se 0.014); at 0.5 in 0 of 300
+    c = choose_threshold(y, s, min_precision=0.5, subgroup=g, random_seed=0)
     assert c.certified and "in every subgroup (3)" in c.guarantee
     assert list(c.subgroups.index) == ["a", "b", "c"]
     for lab, row in c.subgroups.iterrows():
