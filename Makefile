@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml requirements.lock
 	if [ -z "$$PY" ]; then echo "error: Python >= 3.12 not found (pyenv: 'pyenv install 3.12')" >&2; exit 2; fi; \
 	if [ ! -x $(BIN)/python ]; then echo "creating $(VENV) with $$PY"; $$PY -m venv $(VENV); fi
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c requirements.lock -e ".[test,dask,docs]"
+	$(BIN)/python -m pip install --quiet -c requirements.lock -e ".[test,dask,docs,mlflow]"
 	@touch $(STAMP)
 
 demo: $(STAMP)

@@ -56,7 +56,7 @@ LAYER_NAMES = {
         "recommend",
     ),
     5: ("scale", "_dispatch"),
-    6: ("plotting", "_report", "cli"),
+    6: ("plotting", "_report", "cli", "tracking"),
 }
 LAYERS = {name: layer for layer, names in LAYER_NAMES.items() for name in names}
 # A concept folder holds its own models (issue 41): a module (or a private subpackage) of a

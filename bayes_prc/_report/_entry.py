@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
+from pathlib import Path
 
 from .._core import Steps, check_probability
 from ._compute import add_caught_warnings, compute_report
 from ._figures import report_figures, svg
-from ._models import compare_report
+from ._models import build_compare_report, compare_report
 from ._options import ReportOptions
 from ._render import render_html, render_markdown, write_outputs
 from ._threshold import threshold_choice, threshold_figure
@@ -31,6 +32,14 @@ def build_report(y_true, y_score, options=None, **settings):
     :func:`report` for their meaning.
     """
     o = ReportOptions.from_settings(options, settings)
+    html_text, md_text, _ = _build(y_true, y_score, o)
+    return html_text, md_text
+
+
+def _build(y_true, y_score, o):
+    """``(html_text, markdown_text, (results, facts))``: the texts, the results the report
+    shows (the AP, ROC AUC and operating-point tables, the bands, the threshold choice)
+    and the data's counts (``n``, ``positives``), for :func:`bayes_prc.tracking.log_report`."""
     steps = Steps(o.verbose)
     data = compute_report(y_true, y_score, o, steps=steps)
     choice = None
@@ -55,7 +64,10 @@ def build_report(y_true, y_score, options=None, **settings):
         random_seed=o.random_seed,
         threshold=choice,
     )
-    return html_text, render_markdown(data, title=title, ci_prob=o.ci_prob, threshold=choice)
+    md_text = render_markdown(data, title=title, ci_prob=o.ci_prob, threshold=choice)
+    shown = (data.ap_table, data.auc_table, data.op_table, data.bands, choice)
+    facts = {"n": data.n, "positives": data.n_pos}
+    return html_text, md_text, ([r for r in shown if r is not None], facts)
 
 
 def report(
@@ -80,6 +92,7 @@ def report(
     subgroup=None,
     verbose=False,
     min_precision=None,
+    mlflow=False,
 ):
     """Write the evaluation report: one self-contained HTML file.
 
@@ -153,6 +166,12 @@ def report(
         and :class:`bayes_prc.plotting.ThresholdChoiceDisplay` (the certified region
         shaded). A target no threshold can certify is said so, with the best precision
         certifiable. Single-model reports only.
+    mlflow : bool, default False
+        Also log the report into an MLflow run (the active one, else a new one):
+        the AP, ROC AUC and operating-point tables, the bands, the threshold choice, the
+        HTML (and Markdown) file and the params of the run (seed, n, positives...), with
+        :func:`bayes_prc.tracking.log_report` (needs the ``mlflow`` extra). Logging that
+        fails removes the written files.
 
     Returns
     -------
@@ -185,20 +204,52 @@ def report(
                 f"several models' scores give the comparison report, which does not take "
                 f"{', '.join(f'`{b}`' for b in bad)}"
             )
-        return compare_report(
-            y_true,
-            y_score,
-            path,
-            title=title,
-            pos_label=pos_label,
-            random_seed=random_seed,
-            n_resamples=n_resamples,
-            ci_prob=ci_prob,
-            groups=groups,
-            markdown_path=markdown_path,
-            force=force,
-            source=source,
-        )
+        if not mlflow:
+            return compare_report(
+                y_true,
+                y_score,
+                path,
+                title=title,
+                pos_label=pos_label,
+                random_seed=random_seed,
+                n_resamples=n_resamples,
+                ci_prob=ci_prob,
+                groups=groups,
+                markdown_path=markdown_path,
+                force=force,
+                source=source,
+            )
+        log_report = _tracking()
+        from ..ranking import compare_models
+
+        held = {}
+
+        def build():
+            held["comparison"] = compare_models(
+                y_true,
+                y_score,
+                ci_prob=ci_prob,
+                groups=groups,
+                random_seed=random_seed,
+                n_resamples=n_resamples,
+                pos_label=pos_label,
+            )
+            return build_compare_report(
+                y_true,
+                y_score,
+                title=title,
+                pos_label=pos_label,
+                random_seed=random_seed,
+                n_resamples=n_resamples,
+                ci_prob=ci_prob,
+                groups=groups,
+                source=source,
+                comparison=held["comparison"],
+            )
+
+        out = write_outputs(path, markdown_path, force, build)
+        params = {"random_seed": random_seed, "n_resamples": n_resamples}
+        return _logged(log_report, out, markdown_path, [held["comparison"]], params)
     if min_precision is not None:  # refused before any computing
         min_precision = check_probability(min_precision, "min_precision")
     if isinstance(y_score, Mapping):  # one model: its scores
@@ -223,4 +274,39 @@ def report(
         min_precision=min_precision,
     )
     # outputs checked before any computing; no partial file on failure
-    return write_outputs(path, markdown_path, force, lambda: build_report(y_true, y_score, options))
+    if not mlflow:
+        return write_outputs(
+            path, markdown_path, force, lambda: build_report(y_true, y_score, options)
+        )
+    log_report = _tracking()  # MLflow missing: refused before any computing
+    held = {}
+
+    def build():
+        html_text, md_text, held["results"] = _build(y_true, y_score, options)
+        return html_text, md_text
+
+    out = write_outputs(path, markdown_path, force, build)
+    results, facts = held["results"]
+    params = {"random_seed": random_seed, "n_resamples": n_resamples, "transform": transform}
+    params.update({"model": model, "bayes_method": bayes_method, **facts})
+    return _logged(log_report, out, markdown_path, results, params)
+
+
+def _tracking():
+    """:func:`bayes_prc.tracking.log_report`, once MLflow is known to be importable."""
+    from ..tracking import log_report, require_mlflow
+
+    require_mlflow()
+    return log_report
+
+
+def _logged(log_report, path, markdown_path, results, params):
+    """Log the written report; if logging fails, remove the files and raise."""
+    try:
+        log_report(path, results, markdown_path=markdown_path, params=params)
+    except BaseException:
+        for written in (path, markdown_path):
+            if written is not None:
+                Path(written).unlink(missing_ok=True)
+        raise
+    return path

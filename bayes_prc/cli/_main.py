@@ -212,6 +212,7 @@ def _write_report(
     subgroup=None,
     verbose=True,
     min_precision=None,
+    mlflow=False,
 ):
     from .._report import report
 
@@ -235,6 +236,7 @@ def _write_report(
             subgroup=subgroup,
             verbose=verbose,
             min_precision=min_precision,
+            mlflow=mlflow,
         )
     except FileExistsError as err:
         raise CLIError(str(err)) from None
@@ -321,6 +323,8 @@ def _cmd_report(args):
         raise CLIError(
             f"--min-precision must be strictly between 0 and 1; got {args.min_precision:g}"
         )
+    if args.mlflow and (args.labels is not None or args.pool):
+        raise CLIError("--mlflow applies to a fully labelled test set, not to a pool")
     if args.labels is not None or args.pool:
         if args.min_precision is not None:
             raise CLIError("--min-precision applies to a fully labelled test set, not to a pool")
@@ -370,6 +374,8 @@ def _cmd_report(args):
                     "--labels (see bayes-prc select)"
                 )
             # a pool file with the selection's columns: the labelled rows are a selection
+            if args.mlflow:
+                raise CLIError("--mlflow applies to a fully labelled test set, not to a pool")
             if args.min_precision is not None:
                 raise CLIError(
                     "--min-precision applies to a fully labelled test set, not to a pool"
@@ -396,6 +402,8 @@ def _cmd_report(args):
         except ValueError as err:
             where = f"--subgroup column {args.subgroup!r}"
             raise CLIError(str(err).replace("`subgroup`", where)) from None
+    if args.mlflow:
+        return _report_into_mlflow(args, y, scores, output, pos_label, groups, subgroup)
     out = _write_report(
         y,
         scores,
@@ -418,6 +426,45 @@ def _cmd_report(args):
     )
     if not args.quiet:
         print(f"report written to {out}")
+    return 0
+
+
+def _report_into_mlflow(args, y, scores, output, pos_label, groups, subgroup):
+    """``report --mlflow``: the report logged into an MLflow run (MLflow's environment
+    variables choose the tracking URI, experiment and run); prints the run id."""
+    from ..tracking import require_mlflow
+
+    try:
+        mlflow = require_mlflow()
+    except ImportError as err:
+        raise CLIError(f"--mlflow: {err}") from None
+    with mlflow.start_run() as run:
+        mlflow.log_param("data", str(args.file))
+        out = _write_report(
+            y,
+            scores,
+            output,
+            title=args.title or f"Precision-recall report: {Path(args.file).name}",
+            transform=args.transform,
+            seed=args.seed,
+            force=args.force,
+            source=f"{args.file} (score column {plain(args.score)}, "
+            f"label column {plain(args.label)})",
+            n_resamples=args.n_resamples,
+            md=args.markdown,
+            pos_label=pos_label,
+            score_models=args.score_models,
+            model=args.model,
+            progressbar=_progress(args),
+            groups=groups,
+            subgroup=subgroup,
+            verbose=not args.quiet,
+            min_precision=args.min_precision,
+            mlflow=True,
+        )
+    if not args.quiet:
+        print(f"report written to {out}")
+        print(f"logged into MLflow run {run.info.run_id} ({mlflow.get_tracking_uri()})")
     return 0
 
 
@@ -659,6 +706,13 @@ def build_parser():
         metavar="P",
         help="add the section 'Choosing the threshold': the threshold at which precision "
         "is at least P with 95%% confidence (bayes_prc.threshold.choose_threshold)",
+    )
+    p_rep.add_argument(
+        "--mlflow",
+        action="store_true",
+        help="also log the report into an MLflow run (metrics, params, tables, the HTML "
+        "file; bayes_prc.tracking; needs the mlflow extra); MLFLOW_TRACKING_URI, "
+        "MLFLOW_EXPERIMENT_NAME and MLFLOW_RUN_ID choose where",
     )
     p_rep.add_argument(
         "--score-models",
