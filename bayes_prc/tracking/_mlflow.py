@@ -140,7 +140,7 @@ def _describe_bands(ds):
     if ds.attrs.get("ci_prob") is not None:
         entry.params["ci_prob"] = ds.attrs["ci_prob"]
     long = ds[["lower", "median", "upper"]].to_dataframe()[["lower", "median", "upper"]]
-    entry.tables["band.json"] = long.reset_index()
+    entry.tables["band.json"] = _flat(long)
 
     def draw(fig):
         from ..plotting import PRCurveDisplay

@@ -117,6 +117,28 @@ def test_round_trip_is_exact(store, results, name):
     _same(result, back)
 
 
+def test_sqlite_store_round_trip(tmp_path, monkeypatch, results):
+    # MLflow 3's recommended local backend: a SQLite database (artifacts in the working
+    # folder's mlartifacts/, here the test's temp folder)
+    monkeypatch.chdir(tmp_path)
+    for var in ("MLFLOW_RUN_ID", "MLFLOW_EXPERIMENT_NAME", "MLFLOW_EXPERIMENT_ID"):
+        monkeypatch.delenv(var, raising=False)
+    old = mlflow.get_tracking_uri()
+    mlflow.set_tracking_uri(f"sqlite:///{tmp_path / 'mlflow.db'}")
+    try:
+        with mlflow.start_run() as run:
+            for name in ("intervals", "bands", "paired"):
+                log_evaluation(results[name])
+        back = load_evaluation(run.info.run_id)
+        _same(results["intervals"], back["ap_intervals"])
+        _same(results["bands"], back["bands"])
+        _same(results["paired"], back["ap_difference"])
+        m = mlflow.get_run(run.info.run_id).data.metrics
+        assert m["ap_difference"] == results["paired"].estimate
+    finally:
+        mlflow.set_tracking_uri(old)
+
+
 def test_interval_table_metrics_params_and_table(store, results):
     table = results["intervals"]
     run_id = log_evaluation(table, params={"random_seed": 7})
