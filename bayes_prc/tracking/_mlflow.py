@@ -46,6 +46,7 @@ class _Entry:
     tables: dict = field(default_factory=dict)
     figure: Any = None  # a function drawing on a matplotlib Figure, or None
     files: dict = field(default_factory=dict)  # artifact name -> local file
+    stored: Any = None  # what is stored of a result that cannot be stored whole
 
 
 def _name(text):
@@ -113,7 +114,7 @@ def _describe_table(table):
         if _finite(attrs.get("threshold")) is not None:
             entry.params["threshold"] = float(attrs["threshold"])
     else:
-        name = _short(attrs.get("estimator", "estimate"))
+        name = _short(attrs.get("estimator") or attrs.get("metric") or "estimate")
         entry = _Entry(f"{name}_intervals")
         _interval_rows(entry, table, name, recommended)
         if isinstance(recommended, str):
@@ -257,6 +258,81 @@ def _describe_interval(r):
     return entry
 
 
+def _describe_subgroups(c):
+    """A subgroup comparison (not rebuildable as such: its table, metric draws and
+    settings are stored, and read back as a dict)."""
+    m = _short(c.metric)
+    entry = _Entry("subgroups")
+    for sub, row in c.table.iterrows():
+        for col, key in (
+            ("estimate", m),
+            ("low", f"{m}_low"),
+            ("high", f"{m}_high"),
+            ("empirical", f"{m}_empirical"),
+            ("prob_below_others", "prob_below_others"),
+            ("prob_below_overall", "prob_below_overall"),
+        ):
+            x = _finite(row.get(col))
+            if x is not None:
+                entry.metrics[f"{key}.{_name(sub)}"] = x
+    entry.metrics["subgroups_flagged"] = float(c.table["flagged"].sum())
+    entry.params.update(
+        {
+            "subgroup_metric": c.metric,
+            "subgroup_margin": c.margin,
+            "subgroup_versus": c.table.attrs.get("versus"),
+            "ci_prob": c.ci_prob,
+        }
+    )
+    entry.tables["subgroups.json"] = _flat(c.table)
+    entry.stored = {
+        "table": c.table,
+        "posterior": c.posterior,
+        "metric": c.metric,
+        "margin": c.margin,
+        "ci_prob": c.ci_prob,
+        "diagnostics": c.diagnostics,
+    }
+
+    def draw(fig):
+        from ..plotting import SubgroupDisplay
+
+        SubgroupDisplay.from_comparison(c, methods=("pooled",), ax=fig.subplots())
+
+    entry.figure = draw
+    return entry
+
+
+def _describe_plan(p):
+    entry = _Entry("plan")
+    for key in ("n", "positives", "achieved", "design_effect"):
+        x = _finite(getattr(p, key))
+        if x is not None:
+            entry.metrics[f"plan_{key}"] = x
+    entry.params.update(
+        {
+            "plan_target": p.target,
+            "plan_metric": p.metric,
+            "plan_expected": p.expected,
+            "plan_prevalence": p.prevalence,
+            "plan_assurance": p.assurance,
+            "ci_prob": p.ci_prob,
+        }
+    )
+    for key in ("width", "difference", "correlation"):
+        if getattr(p, key) is not None:
+            entry.params[f"plan_{key}"] = getattr(p, key)
+    entry.tables["plan.json"] = _flat(p.table)
+
+    def draw(fig):
+        from ..plotting import PlanDisplay
+
+        PlanDisplay.from_plan(p, ax=fig.subplots())
+
+    entry.figure = draw
+    return entry
+
+
 def _describe_file(path):
     path = Path(path)
     if not path.is_file():
@@ -283,6 +359,10 @@ def _describe(result):
         return _describe_ranking(result)
     if hasattr(result, "guarantee") and hasattr(result, "threshold"):
         return _describe_threshold(result)
+    if hasattr(result, "independent_posterior") and hasattr(result, "table"):
+        return _describe_subgroups(result)
+    if hasattr(result, "design_effect") and hasattr(result, "assurance"):
+        return _describe_plan(result)
     if dataclasses.is_dataclass(result) and all(
         hasattr(result, a) for a in ("estimate", "low", "high")
     ):
@@ -290,8 +370,9 @@ def _describe(result):
     raise TypeError(
         "`result` must be one of the library's results (a table of intervals from "
         "compare_intervals or compare_operating_point, bands from compare_bands, "
-        "compare_classifiers, compare_models, choose_threshold, an interval, or a written "
-        f"report's path); got {type(result).__name__}"
+        "compare_classifiers, compare_models, compare_subgroups, choose_threshold, "
+        "plan_test_set, an interval, or a written report's path); got "
+        f"{type(result).__name__}"
     )
 
 
@@ -347,7 +428,9 @@ def log_evaluation(result, *, run=None, prefix=None, params=None):
         A table of intervals (:func:`bayes_prc.compare_intervals`,
         :func:`bayes_prc.compare_operating_point`), bands (:func:`bayes_prc.compare_bands`),
         :func:`bayes_prc.compare_classifiers`, :func:`bayes_prc.compare_models`,
-        :func:`bayes_prc.threshold.choose_threshold`, an interval result, or the path of a
+        :func:`bayes_prc.threshold.choose_threshold`, :func:`bayes_prc.compare_subgroups`
+        (its table, metric draws and settings; read back as a dict),
+        :func:`bayes_prc.planning.plan_test_set`, an interval result, or the path of a
         report written by :func:`bayes_prc.report` (logged as an artifact).
     run : mlflow.entities.Run or str, optional
         The run (or its id) to log into; default the active run, else a new run that is
@@ -420,7 +503,7 @@ def log_evaluation(result, *, run=None, prefix=None, params=None):
         value = (
             {"file": f"{folder}{entry.kind}/{next(iter(entry.files))}"}
             if entry.files
-            else encode(result)
+            else encode(result if entry.stored is None else entry.stored)
         )
         record = {
             "format": RECORD_FORMAT,

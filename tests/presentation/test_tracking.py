@@ -359,3 +359,30 @@ def test_cli_report_into_mlflow(store, data, tmp_path, capsys):
     back = load_evaluation(runs.run_id.iloc[0])
     assert back["report"].read_text() == out.read_text()
     assert mlflow.get_run(runs.run_id.iloc[0]).data.params["data"] == str(csv)
+
+
+def test_subgroups_and_plan(store, rng):
+    from bayes_prc.planning import plan_test_set
+
+    n = 450
+    g = rng.choice(["north", "south", "west"], n)
+    y = rng.random(n) < 0.3
+    s = rng.normal(1.4 * y, 1.0)
+    with _quiet():
+        sub = bp.compare_subgroups(y, s, g, random_seed=0, draws=150, tune=150, chains=2)
+    plan = plan_test_set(expected=0.7, prevalence=0.2, width=0.15, n_simulations=60, random_seed=0)
+    with mlflow.start_run() as run:
+        log_evaluation(sub)
+        log_evaluation(plan)
+    back = load_evaluation(run.info.run_id)
+    # a subgroup comparison is stored as its table, metric draws and settings
+    _same(sub.table, back["subgroups"]["table"])
+    _same(sub.posterior, back["subgroups"]["posterior"])
+    assert back["subgroups"]["margin"] == sub.margin
+    _same(plan, back["plan"])
+    m = mlflow.get_run(run.info.run_id).data.metrics
+    for label, row in sub.table.iterrows():
+        assert m[f"ap.{label}"] == row["estimate"]
+        assert m[f"prob_below_others.{label}"] == row["prob_below_others"]
+    assert m["subgroups_flagged"] == sub.table["flagged"].sum()
+    assert m["plan_n"] == plan.n and m["plan_positives"] == plan.positives
