@@ -104,8 +104,9 @@ def pooled_curve_summaries(
     and AP = ``integral of TP / (TP + FP) d recall``, ROC AUC = ``integral of TPR d FPR``,
     by the trapezoid rule on ``n_grid`` (odd) thresholds spanning every component's
     +-8.5 standard deviations, Richardson-extrapolated with the rule on every other
-    threshold (error below 1e-5 at the default grid; checked against the one-subgroup
-    closed form in the tests).
+    threshold (error at most about 5e-5 in AP and 2e-5 in ROC AUC at the default grid,
+    falling about 250-fold at 1025 thresholds; checked against the one-subgroup closed
+    form and adaptive quadrature in the tests).
 
     Parameters
     ----------

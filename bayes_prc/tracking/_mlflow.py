@@ -463,7 +463,7 @@ def log_evaluation(result, *, run=None, prefix=None, params=None):
     >>> table = bp.compare_intervals(y, s, random_seed=0, n_resamples=200)
     >>> run_id = log_evaluation(table, params={"random_seed": 0})
     >>> run = mlflow.get_run(run_id)
-    >>> run.data.metrics["ap"] == table.loc[table.attrs["recommended"], "estimate"]
+    >>> bool(run.data.metrics["ap"] == table.loc[table.attrs["recommended"], "estimate"])
     True
     >>> load_evaluation(run_id).equals(table)
     True
