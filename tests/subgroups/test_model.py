@@ -458,21 +458,38 @@ def _nuts_vs_fast(rng, draws):
     _, _, _, data = _data(rng)
     priors = SubgroupPriors()
     fast = sample_subgroups(data, priors, draws=draws, tune=draws, chains=4, rng=rng)
-    with build_subgroup_model(data, priors):
-        idata = pm.sample(
-            draws,
-            tune=draws,
-            chains=2,
-            cores=1,
-            random_seed=int(rng.integers(2**32)),
-            target_accept=0.95,
-            progressbar=False,
-            compute_convergence_checks=False,
+    # The reference must have converged itself: NUTS on this hierarchical model sometimes
+    # leaves a chain stuck in the spreads' funnel (a CI run: reference sds 0.65-0.76 of the
+    # fast sampler's, where a rerun of the same seed elsewhere gave 0.95-1.05: PyMC's
+    # chains are not bit-reproducible across processes). Measured locally: most runs have
+    # 10-50 divergences in 800 draws and R-hat near 1.00; about one in ten has a chain
+    # stuck (R-hat 1.2-1.6, hundreds of divergences). A run with R-hat above 1.05 on any
+    # subgroup's AP, or divergences in more than 10% of its draws, is redrawn with a new
+    # seed (3 tries); the try with the smallest R-hat is kept.
+    best = None
+    for _ in range(3):
+        with build_subgroup_model(data, priors):
+            idata = pm.sample(
+                draws,
+                tune=draws,
+                chains=2,
+                cores=1,
+                random_seed=int(rng.integers(2**32)),
+                target_accept=0.95,
+                progressbar=False,
+                compute_convergence_checks=False,
+            )
+        post = idata.posterior
+        ref = _metric_draws(
+            post["mu"].values, post["sigma"].values, post["prevalence"].values, "average_precision"
         )
-    post = idata.posterior
-    ref = _metric_draws(
-        post["mu"].values, post["sigma"].values, post["prevalence"].values, "average_precision"
-    )
+        rhat = float(az.rhat(xr.DataArray(ref, dims=("chain", "draw", "subgroup"))).max())
+        if best is None or rhat < best[0]:
+            best = (rhat, ref, post)
+        divergent = float(idata.sample_stats["diverging"].mean())
+        if rhat <= 1.05 and divergent <= 0.1:
+            break
+    _, ref, post = best
     ap = _metric_draws(fast["mu"], fast["sigma"], fast["prevalence"], "average_precision")
     dims = ("chain", "draw", "subgroup")
     return xr.DataArray(ap, dims=dims), xr.DataArray(ref, dims=dims), fast, post
