@@ -283,6 +283,37 @@ def _linear_shrinkage(results):
     return {k: 1 - rmse[k] / rmse["independent"] for k in ("reml", "oracle")}
 
 
+def _by_subgroup(results):
+    """With a fixed, small number of subgroups (``--groups 2 2``): each subgroup's bias,
+    RMSE and coverage (does pooling pull a small subgroup towards a large one?)."""
+    sizes = {r["n_groups"] for r in results}
+    if len(sizes) != 1 or sizes.pop() > 4:
+        return []
+    lines = ["by subgroup (0 = the worse one in 'varied'/'one_worse'):"]
+    for g in range(results[0]["n_groups"]):
+        truth = np.array([r["truth"][g] for r in results])
+        pos = np.array([r["positives"][g] for r in results])
+        parts = [
+            f"  subgroup {g}: positives median {np.median(pos):.0f}, true AP {truth.mean():.3f}"
+        ]
+        for method in ("pooled", "independent", "empirical"):
+            est = np.array(
+                [r[method][g, 0] if method != "empirical" else r[method][g] for r in results]
+            )
+            ok = np.isfinite(est)
+            err = est[ok] - truth[ok]
+            row = (
+                f"    {method:<12} bias {err.mean():+.4f} (+- {err.std(ddof=1) / np.sqrt(err.size):.4f})"
+                f", RMSE {np.sqrt(np.mean(err**2)):.4f}"
+            )
+            if method != "empirical":
+                arr = np.array([r[method][g] for r in results])[ok]
+                row += f", coverage {_rate((arr[:, 1] <= truth[ok]) & (truth[ok] <= arr[:, 2]))}"
+            parts.append(row)
+        lines.extend(parts)
+    return lines
+
+
 def summarize(results, setting):
     truth = np.concatenate([r["truth"] for r in results])
     lines = [f"data sets: {len(results)}, subgroups: {truth.size}"]
@@ -300,6 +331,7 @@ def summarize(results, setting):
         cover = (arr[ok, 1] <= truth[ok]) & (truth[ok] <= arr[ok, 2])
         width = np.mean(arr[ok, 2] - arr[ok, 1])
         lines.append(f"{method:<12} {rmse:8.4f} {_rate(cover):>18} {width:11.3f}")
+    lines.extend(_by_subgroup(results))
     pooled = np.concatenate([r["pooled"][:, 0] for r in results])
     indep = np.concatenate([r["independent"][:, 0] for r in results])
     ok = np.isfinite(indep)
