@@ -738,8 +738,11 @@ def compare_subgroups(
         effective sample size of several hundred for each subgroup's metric (check
         ``summary()``); raise ``draws`` for the far tails of the intervals.
     n_categories : int, optional
-        Upper bound on the ordered categories of the pooled scores (default
-        ``clip(round(2 sqrt(min(n_pos, n_neg))), 8, 40)``).
+        Upper bound on the ordered categories of the pooled scores (default: the
+        smaller of ``clip(round(2 sqrt(min(n_pos, n_neg))), 8, 40)`` and
+        ``max(8, round(2 sqrt(m)))``, ``m`` the median subgroup size). Much finer
+        categories leave the shared cutpoints too free and bias the APs up (+0.05 to
+        +0.10 with 200 categories for 700 items).
     progressbar : bool, optional
         Progress on stderr; default on when stderr is a terminal.
 

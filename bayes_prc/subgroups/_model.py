@@ -15,14 +15,13 @@ subgroup's binormal ROC curve has ``a = mu_g / sigma_g``, ``b = 1 / sigma_g``, a
 ``d_g``, ``l_g`` let the subgroup's scores sit higher or spread wider (a site whose
 scores run high) without changing its ROC curve. The priors of the shifts and of the
 cutpoints' mean are stated in units of the typical subgroup's negatives (``e^{m_l}``),
-and the cutpoints' gaps have a flat prior in their logs, so that rescaling the whole
-latent axis changes nothing but ``m_l``: with a fixed scale, the volume of the
-``K - 1 + G`` scaled coordinates would push the axis outwards until the cutpoints' prior
-binds, and that prior would then distort the tails of every subgroup's ROC curve. The
-gaps' prior has no shape on purpose: an ordered normal prior whose scale is learned
-settles at the cutpoints' own spread, so it acts as a normal prior of that spread on
-each cutpoint, a shape (normal order statistics) that the latent axis of a skewed score
-need not have. Each subgroup's parameters are drawn from a population distribution whose spread is learned (partial
+and the cutpoints are flat in the subgroups' own unit (``e^{lbar}``, ``lbar`` the mean
+of the subgroups' log scales ``l_g``), so that rescaling the whole latent axis changes
+nothing but ``m_l``: with a fixed scale, the volume of the ``K - 1 + G`` scaled
+coordinates would push the axis outwards until the cutpoints' prior binds, and that
+prior would then distort the tails of every subgroup's ROC curve. The cutpoints' prior
+has no shape on purpose (see :class:`CutpointPrior` for the ones measured against it).
+Each subgroup's parameters are drawn from a population distribution whose spread is learned (partial
 pooling)::
 
     mu_g            ~ StudentT(mu_df, m_mu, s_mu) m_mu ~ Normal(0, mu_sd)
@@ -30,7 +29,7 @@ pooling)::
     logit pi_g      ~ Normal(m_pi, s_pi)         m_pi ~ Normal(0, logit_prevalence_sd)
     d_g             ~ Normal(0, s_d e^m_l)       s_* ~ HalfNormal(*_spread)
     l_g             ~ Normal(m_l, s_l)           m_l ~ Normal(0, log_scale_sd)
-    cutpoints       ~ flat in log(c_{k+1} - c_k), mean(c) ~ Normal(0, cutpoint_sd e^m_l)
+    cutpoints       ~ flat in c e^-lbar (ordered), mean(c) ~ Normal(0, cutpoint_sd e^m_l)
     n_pos_g         ~ Binomial(n_g, pi_g)
     counts[g, j]    ~ Multinomial(n_gj, p_gj(cutpoints))
 
@@ -71,6 +70,7 @@ __all__ = [
     "Likelihood",
     "SubgroupData",
     "SubgroupPriors",
+    "cutpoint_tilt",
     "group_log_likelihood",
     "subgroup_data",
 ]
@@ -322,13 +322,22 @@ def group_log_likelihood(data, cutpoints, theta):
 class CutpointPrior:
     """The cutpoints' prior given the latent unit ``e^{m_l}`` (one per chain).
 
-    Flat in the log gaps between neighbouring cutpoints, and their mean
-    ``Normal(0, cutpoint_sd e^{m_l})``: the density
-    ``prod_k (c_{k+1} - c_k)^{-1} N(mean(c); 0, cutpoint_sd e^{m_l})`` has no shape (the
-    log gaps are flat: no cutpoint is pulled towards the others, as an ordered normal
-    prior pulls the outer ones), and it is homogeneous of degree ``-(K - 1)`` in the
-    cutpoints with the unit moved along, so rescaling the latent axis changes nothing but
-    ``m_l``'s prior.
+    Flat on increasing cutpoints, with their mean ``Normal(0, cutpoint_sd e^{m_l})``;
+    the full prior measures the cutpoints in the subgroups' own unit: it also has the
+    factor ``e^{-(J - 1) lbar}`` (``J`` cutpoints, ``lbar`` the mean of the subgroups'
+    log scales ``l_g``), which the sampler carries in each subgroup's population
+    density (:func:`cutpoint_tilt`), since it moves with the log scales, not with the
+    cutpoints. Together they are flat in ``c e^{-lbar}``, as the semiparametric model's
+    cutpoints are (nearly) flat in its negatives' unit, and homogeneous of degree ``-J``
+    in the cutpoints with the log scales and the unit moved along, so rescaling the latent
+    axis changes nothing but ``m_l``'s prior. Measured against it: a prior scale free in
+    the cutpoints alone (flat in each log gap, ``prod_k (c_{k+1} - c_k)^{-1}``, or in the
+    log range) let the cutpoints draw together relative to the subgroups' spreads and
+    biased every subgroup's AP low by 0.01-0.02 (two equal subgroups of 200 and 500
+    items, 100 data sets: -0.020 +- 0.005 and -0.012 +- 0.004 against +0.004 +- 0.004
+    for one fit of their union; with this prior +0.002 and +0.005), more with finer
+    categories; flat in ``c e^{-m_l}`` (the population's unit) pushed the
+    axis outwards through the subgroups' log scales' prior with finer categories.
     """
 
     def __init__(self, cutpoint_sd, unit):
@@ -336,15 +345,17 @@ class CutpointPrior:
 
     def log_density(self, c):
         """Log density (B,), up to a constant; ``-inf`` where ``c`` is not increasing."""
-        gaps = np.diff(c, axis=1)
-        log_gaps = np.where(gaps > 0, np.log(np.where(gaps > 0, gaps, 1.0)), np.inf)
-        mean = c.mean(axis=1)
-        return -log_gaps.sum(axis=1) - 0.5 * (mean / self.scale) ** 2 - np.log(self.scale)
+        ordered = np.all(np.diff(c, axis=1) > 0, axis=1)
+        out = -0.5 * (c.mean(axis=1) / self.scale) ** 2 - np.log(self.scale)
+        return np.where(ordered, out, -np.inf)
 
     def gradient(self, c):
         """Gradient of :meth:`log_density` with respect to ``c`` (B, K - 1)."""
-        inv = 1.0 / np.diff(c, axis=1)
-        grad = np.zeros_like(c)
-        grad[:, :-1] += inv
-        grad[:, 1:] -= inv
-        return grad - (c.mean(axis=1) / self.scale**2 / c.shape[1])[:, None]
+        grad = -(c.mean(axis=1) / self.scale**2 / c.shape[1])[:, None]
+        return np.broadcast_to(grad, c.shape).copy()
+
+
+def cutpoint_tilt(n_cutpoints, n_groups):
+    """The cutpoints' prior's weight on each subgroup's log scale: the prior has the
+    factor ``exp(-tilt * sum_g l_g)`` (see :class:`CutpointPrior`)."""
+    return max(n_cutpoints - 1, 0) / n_groups

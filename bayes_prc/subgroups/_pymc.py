@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..bayes import initial_cutpoints
+from ._model import cutpoint_tilt
 
 __all__ = ["build_subgroup_model"]
 
@@ -55,15 +56,19 @@ def build_subgroup_model(data, priors):
         scale = pm.Deterministic("scale", pt.exp(log_scale), dims="subgroup")
         sigma = pm.Deterministic("sigma", pt.exp(log_sigma), dims="subgroup")
         pm.Deterministic("prevalence", pm.math.invlogit(logit_p), dims="subgroup")
-        # the cutpoints: flat in their log gaps, their mean Normal(0, cutpoint_sd e^m_l)
+        # the cutpoints (CutpointPrior): flat in c e^-lbar, their mean
+        # Normal(0, cutpoint_sd e^m_l); parametrized by their mean and log gaps, whose
+        # Jacobian (the sum of the log gaps) makes them flat in c
         c0 = initial_cutpoints(data.ordinal.counts, [1.0], [1.0])[0]
         cut_mean = pm.Normal("cutpoint_mean", 0.0, priors.cutpoint_sd * unit, initval=c0.mean())
         if k > 2:
             log_gaps = pm.Flat("log_gaps", shape=k - 2, initval=np.log(np.diff(c0)))
             raw = pt.concatenate([pt.zeros(1), pt.cumsum(pt.exp(log_gaps))])
             raw = raw - raw.mean()
+            pm.Potential("cutpoints_jacobian", pt.sum(log_gaps))
         else:
             raw = pt.zeros(1)
+        pm.Potential("cutpoints_unit", -cutpoint_tilt(k - 1, g) * pt.sum(log_scale))
         cut = pm.Deterministic("cutpoints", raw + cut_mean, dims="cutpoint")
         pm.Binomial("n_pos", n=data.n, logit_p=logit_p, observed=data.n_pos)
         locs = (shift, shift + scale * mu)

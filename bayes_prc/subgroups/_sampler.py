@@ -60,7 +60,7 @@ import numpy as np
 from scipy.special import expit
 
 from ..bayes import initial_cutpoints, starting_mu
-from ._model import CutpointPrior, Likelihood
+from ._model import CutpointPrior, Likelihood, cutpoint_tilt
 from ._proposals import (
     Spread,
     acceptance,
@@ -187,6 +187,7 @@ class _State:
     m_l: np.ndarray  # population mean of the log scales: the latent axis' log unit
     ll0: np.ndarray = None  # log-likelihood of the negatives per (chain, subgroup)
     ll1: np.ndarray = None  # and of the positives
+    tilt: float = 0.0  # the cutpoints' prior's weight on each log scale (cutpoint_tilt)
 
     def group_prior(self, th, nu):
         """Population log density of ``th`` (B, G, 4) per (chain, subgroup).
@@ -199,7 +200,11 @@ class _State:
         means = np.stack([np.zeros(chains), self.m_l, self.m_ls], axis=1)
         sds = np.stack([self.s[:, 0] * np.exp(self.m_l), self.s[:, 1], self.s[:, 3]], axis=1)
         normal = norm_logpdf(th[..., [0, 1, 3]], means[:, None, :], sds[:, None, :])
-        return normal.sum(axis=2) + t_logpdf(th[..., 2], self.m_mu[:, None], self.s[:, 2, None], nu)
+        return (
+            normal.sum(axis=2)
+            + t_logpdf(th[..., 2], self.m_mu[:, None], self.s[:, 2, None], nu)
+            - self.tilt * th[..., 1]  # the cutpoints' prior, in the subgroups' unit
+        )
 
 
 def _initial_state(data, run):
@@ -225,6 +230,7 @@ def _initial_state(data, run):
         m_ls=np.zeros(chains),
         m_p=np.full(chains, float(np.mean(logit_p))),
         m_l=np.zeros(chains),
+        tilt=cutpoint_tilt(run.lik.n_cut, g),
     )
     state.ll0 = run.lik.class_loglik(0, c, theta)
     state.ll1 = run.lik.class_loglik(1, c, theta)
@@ -389,7 +395,9 @@ def _roc_population_proposals(run, st, it, acc):
             prop[..., k] = means[:, k, None] + sd * z
         p1 = lik.class_loglik(1, st.c, prop)
         p0 = st.ll0 if cols == (2, 3) else lik.class_loglik(0, st.c, prop)
-        log_a = p0 + p1 - st.ll0 - st.ll1
+        # the population density cancels with the proposal's; the cutpoints' prior's
+        # factor on the log scales does not
+        log_a = p0 + p1 - st.ll0 - st.ll1 - st.tilt * (prop[..., 1] - st.theta[..., 1])
         accept = _metropolis(log_a, rng)
         st.theta = np.where(accept[..., None], prop, st.theta)
         st.ll0 = np.where(accept, p0, st.ll0)
@@ -555,6 +563,7 @@ def _location_spread_move(run, st, tun, it):
         + spreads[k].log_prior(st.s[:, k] * f)
         - spreads[k].log_prior(st.s[:, k])
         + np.log(f)
+        - st.tilt * (prop[..., 1] - st.theta[..., 1]).sum(1)  # 0 for the locations
     )
     accept = _metropolis(log_a, rng, chains)
     st.theta = np.where(accept[:, None, None], prop, st.theta)

@@ -23,6 +23,7 @@ from bayes_prc.subgroups._model import (
     Likelihood,
     SubgroupPriors,
     _loc_scale,
+    cutpoint_tilt,
     group_log_likelihood,
     subgroup_data,
 )
@@ -131,22 +132,20 @@ def test_cutpoint_derivatives_match_finite_differences(rng):
     assert np.max(np.abs(np.triu(num_hess, 2))) < 1e-2
 
 
-def test_cutpoint_prior_is_flat_in_log_gaps_and_scale_free(rng):
+def test_cutpoint_prior_is_flat_and_scale_free(rng):
     """The cutpoints' prior: differences of its log density against scipy's normal density
-    of their mean plus the log-gap Jacobian (to 1e-10, floating point), its gradient
-    against central differences (1e-6 relative: the differences' truncation error at
-    step 1e-6), and the homogeneity the exact rescaling draw relies on: scaling the
-    cutpoints and their unit by ``f`` multiplies the density by ``f^-J``, which the
-    ``J``-dimensional volume cancels."""
-    j, chains = 12, 3
+    of their mean (flat otherwise; to 1e-10, floating point), its gradient against
+    central differences (1e-6 relative: the differences' truncation error at step 1e-6),
+    and the homogeneity the exact rescaling draw relies on: scaling the cutpoints and
+    their unit by ``f`` and shifting every subgroup's log scale by ``log f`` multiplies
+    the density (with its factor on the log scales, ``cutpoint_tilt``) by ``f^-J``, which
+    the ``J``-dimensional volume cancels."""
+    j, chains, groups = 12, 3, 5
     c = np.cumsum(rng.uniform(0.05, 1.0, (chains, j)), axis=1) + rng.normal(0, 2, (chains, 1))
     unit = np.exp(rng.normal(0.0, 1.0, chains))
     prior = CutpointPrior(5.0, unit)
     other = np.sort(c + rng.normal(0.0, 0.02, c.shape), axis=1)
-    ref = [
-        -np.sum(np.log(np.diff(x, axis=1)), axis=1) + stats.norm.logpdf(x.mean(1), 0, 5 * unit)
-        for x in (c, other)
-    ]
+    ref = [stats.norm.logpdf(x.mean(1), 0, 5 * unit) for x in (c, other)]
     got = prior.log_density(c) - prior.log_density(other)
     np.testing.assert_allclose(got, ref[0] - ref[1], rtol=1e-10, atol=1e-10)
 
@@ -159,8 +158,13 @@ def test_cutpoint_prior_is_flat_in_log_gaps_and_scale_free(rng):
     np.testing.assert_allclose(prior.gradient(c), num, rtol=1e-6, atol=1e-6)
 
     f = np.exp(rng.normal(0.0, 1.0, chains))
-    scaled = CutpointPrior(5.0, unit * f).log_density(c * f[:, None])
-    np.testing.assert_allclose(scaled - prior.log_density(c), -j * np.log(f), atol=1e-9)
+    log_scales = rng.normal(0.0, 0.5, (chains, groups))
+    tilt = cutpoint_tilt(j, groups)
+    before = prior.log_density(c) - tilt * log_scales.sum(1)
+    after = CutpointPrior(5.0, unit * f).log_density(c * f[:, None]) - tilt * (
+        log_scales + np.log(f)[:, None]
+    ).sum(1)
+    np.testing.assert_allclose(after - before, -j * np.log(f), atol=1e-9)
     swapped = c.copy()
     swapped[:, [3, 4]] = swapped[:, [4, 3]]
     assert np.all(prior.log_density(swapped) == -np.inf)
