@@ -46,7 +46,8 @@ def cutpoint_mode(lik, c, theta, prior, max_iter=50, tol=1e-9):
     """Mode of the cutpoints' full conditional (Newton with backtracking), batched.
 
     The Newton direction uses the likelihood's negative Hessian only (positive definite;
-    the prior's log gaps are convex), so it is an ascent direction.
+    the prior's Hessian, from the cutpoints' mean, is negative semidefinite), so it is an
+    ascent direction.
     """
 
     def objective(cc):
@@ -262,11 +263,12 @@ def rescale(c, theta, m_l, log_scale_sd, rng):
     """Exact draw along the scale orbit of the latent axis (the likelihood is unchanged).
 
     ``c -> e^lam c``, ``shift -> e^lam shift``, ``log_scale -> log_scale + lam`` and
-    ``m_l -> m_l + lam``. The priors of the cutpoints (see :class:`CutpointPrior`) and of
-    the shifts are homogeneous of degrees ``-J`` and ``-G`` with the unit ``e^m_l`` moved
-    along, which cancels the Jacobian of the scaled coordinates: along the orbit only
-    the ``Normal(0, log_scale_sd)`` prior of ``m_l`` varies, and the generalized Gibbs
-    step (Liu & Sabatti 2000) draws ``lam`` from it, ``Normal(-m_l, log_scale_sd^2)``.
+    ``m_l -> m_l + lam``. The priors of the cutpoints (see :class:`CutpointPrior`, with
+    its factor on the log scales) and of the shifts are homogeneous of degrees ``-J`` and
+    ``-G`` with the log scales and the unit ``e^m_l`` moved along, which cancels the
+    Jacobian of the scaled coordinates: along the orbit only the
+    ``Normal(0, log_scale_sd)`` prior of ``m_l`` varies, and the generalized Gibbs step
+    (Liu & Sabatti 2000) draws ``lam`` from it, ``Normal(-m_l, log_scale_sd^2)``.
     """
     lam = -m_l + log_scale_sd * rng.standard_normal(m_l.shape)
     f = np.exp(lam)

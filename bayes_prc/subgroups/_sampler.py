@@ -206,6 +206,12 @@ class _State:
             - self.tilt * th[..., 1]  # the cutpoints' prior, in the subgroups' unit
         )
 
+    def tilt_change(self, prop):
+        """Change of the cutpoints' prior's factor on the log scales (the part of
+        :meth:`group_prior` a population proposal does not cancel) from the current
+        ``theta`` to ``prop``, per (chain, subgroup)."""
+        return -self.tilt * (prop[..., 1] - self.theta[..., 1])
+
 
 def _initial_state(data, run):
     counts = data.ordinal.counts
@@ -397,7 +403,7 @@ def _roc_population_proposals(run, st, it, acc):
         p0 = st.ll0 if cols == (2, 3) else lik.class_loglik(0, st.c, prop)
         # the population density cancels with the proposal's; the cutpoints' prior's
         # factor on the log scales does not
-        log_a = p0 + p1 - st.ll0 - st.ll1 - st.tilt * (prop[..., 1] - st.theta[..., 1])
+        log_a = p0 + p1 - st.ll0 - st.ll1 + st.tilt_change(prop)
         accept = _metropolis(log_a, rng)
         st.theta = np.where(accept[..., None], prop, st.theta)
         st.ll0 = np.where(accept, p0, st.ll0)
@@ -563,7 +569,7 @@ def _location_spread_move(run, st, tun, it):
         + spreads[k].log_prior(st.s[:, k] * f)
         - spreads[k].log_prior(st.s[:, k])
         + np.log(f)
-        - st.tilt * (prop[..., 1] - st.theta[..., 1]).sum(1)  # 0 for the locations
+        + st.tilt_change(prop).sum(1)  # 0 for the locations
     )
     accept = _metropolis(log_a, rng, chains)
     st.theta = np.where(accept[:, None, None], prop, st.theta)
