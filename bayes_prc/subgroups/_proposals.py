@@ -9,7 +9,6 @@ them into its five steps.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import log_expit
 
 from ..bayes import tridiag_back, tridiag_cholesky, tridiag_solve
 from ._model import CutpointPrior
@@ -20,7 +19,6 @@ __all__ = [
     "FittedT",
     "Spread",
     "acceptance",
-    "binomial_loglik",
     "cutpoint_forward",
     "cutpoint_mode",
     "cutpoint_reverse",
@@ -312,8 +310,3 @@ def log_unit_step(m_l, c, theta, s, priors, rng):
         return log_unit_target(x, c, theta, s, priors)
 
     return _metropolis_1d(m_l, target, step, rng)
-
-
-def binomial_loglik(logit_p, npos, n):
-    """Binomial log-likelihood of ``npos`` positives in ``n`` items, per subgroup."""
-    return npos * log_expit(logit_p) + (n - npos) * log_expit(-logit_p)

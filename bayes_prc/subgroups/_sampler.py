@@ -29,8 +29,10 @@ this module (the proposals they use are in :mod:`._proposals`):
    ``log sigma``, by a Metropolis move of the spread and of the mean in the non-centred
    parametrization (the subgroups' standardized effects held fixed), which keeps the
    chain moving when the spread is small (interweaving: Yu & Meng 2011);
-5. :func:`_prevalence_step`: each subgroup's logit prevalence by a random-walk
-   Metropolis step, its population mean and spread as in 4.
+5. :func:`_prevalence_step`: the prevalences apart from the rest (the category counts
+   are conditioned on the class sizes): their population mean and spread on their
+   marginal posterior, then every logit prevalence by an exact draw from its conditional
+   (:class:`._prevalence.PrevalencePopulation`; a random walk crawled along this funnel).
 
 Checked against PyMC's NUTS on :func:`._pymc.build_subgroup_model` in the tests.
 
@@ -61,10 +63,10 @@ from scipy.special import expit
 
 from ..bayes import initial_cutpoints, starting_mu
 from ._model import CutpointPrior, Likelihood, cutpoint_tilt
+from ._prevalence import PrevalencePopulation
 from ._proposals import (
     Spread,
     acceptance,
-    binomial_loglik,
     cutpoint_forward,
     cutpoint_mode,
     cutpoint_reverse,
@@ -122,7 +124,7 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             _cutpoint_step(run, state, tuning, it, trace.acc)
             _latent_axis_step(run, state)
             _population_step(run, state, tuning, it, trace.acc)
-            _prevalence_step(run, state, tuning, it, trace.acc)
+            _prevalence_step(run, state, trace.acc, it)
             if it >= tune:
                 trace.record(it - tune, state)
             if progress is not None and (it + 1) % 50 == 0:
@@ -138,6 +140,7 @@ class _Run:
     lik: Likelihood
     priors: object
     spreads: list
+    prevalences: PrevalencePopulation
     n: np.ndarray  # items per subgroup (G,)
     npos: np.ndarray  # positives per subgroup (G,)
     tune: int
@@ -153,12 +156,14 @@ class _Run:
             priors.log_scale_spread,
             priors.mu_spread,
             priors.log_sigma_spread,
-            priors.prevalence_spread,
         )
         return cls(
             lik=Likelihood(data),
             priors=priors,
             spreads=[Spread(scale, g) for scale in scales],
+            prevalences=PrevalencePopulation(
+                data.n_pos, data.n, priors.logit_prevalence_sd, priors.prevalence_spread
+            ),
             n=data.n.astype(float),
             npos=data.n_pos.astype(float),
             tune=tune,
@@ -249,10 +254,8 @@ class _Tuning:
 
     chol: np.ndarray  # per-subgroup random-walk covariance factors (G, 4, 4)
     log_lam: np.ndarray  # and their log scale factors (B, G)
-    p_step: np.ndarray  # the logit prevalences' random-walk steps (B, G)
-    p_mean_step: float  # the prevalences' mean move
     adapt_at: set  # warm-up iterations that refit the random-walk covariance
-    spread_step: np.ndarray = field(default_factory=lambda: np.full(5, 0.5))
+    spread_step: np.ndarray = field(default_factory=lambda: np.full(4, 0.5))
     mean_step: np.ndarray = field(default_factory=lambda: np.full(2, 0.1))  # mu, log sigma
     cut_step: np.ndarray = None  # the cutpoints' Langevin step per chain (1: a Newton step)
     ridge_step: np.ndarray = field(default_factory=lambda: np.full(2, 0.05))  # mu, log sigma
@@ -269,16 +272,10 @@ class _Tuning:
         )
         chol = np.zeros((g, 4, 4))
         chol[:, np.arange(4), np.arange(4)] = np.minimum(sd0, 0.5)
-        p_step = (
-            np.full((run.chains, g), 1.0) * 2.0 / np.sqrt(n * expit(state.logit_p.mean(0)) + 4.0)
-        )
-        pooled = (npos.sum() + 0.5) / (n.sum() + 1.0)
         tune = run.tune
         return cls(
             chol=chol,
             log_lam=np.zeros((run.chains, g)),
-            p_step=p_step,
-            p_mean_step=1.7 / np.sqrt(n.sum() * pooled * (1.0 - pooled) + 1.0),
             adapt_at={int(tune * f) for f in (0.2, 0.4, 0.6)} if tune >= 100 else set(),
             cut_step=np.full(run.chains, 1.0),
         )
@@ -627,53 +624,12 @@ def _roc_population_moves(run, st, tun, k, it, acc):
 
 
 # --------------------------------------------------------------------- 5. the prevalences
-def _prevalence_step(run, st, tun, it, acc):
-    """Step 5: each subgroup's logit prevalence by random-walk Metropolis, then their
-    population mean and spread (centred Gibbs), the spread's non-centred move and the
-    mean move (every logit prevalence shifted with the mean: with a small spread the
-    centred draw crawls in steps of ``s / sqrt(G)``, while the data pin the mean to
-    ``1 / sqrt(sum n p (1 - p))``)."""
-    rng, priors, n, npos, chains = run.rng, run.priors, run.n, run.npos, run.chains
-    warm = it < run.tune
-    s = st.s
-    for _ in range(ROC_STEPS):
-        prop = st.logit_p + tun.p_step * rng.standard_normal(st.logit_p.shape)
-        log_a = (
-            binomial_loglik(prop, npos, n)
-            - binomial_loglik(st.logit_p, npos, n)
-            + norm_logpdf(prop, st.m_p[:, None], s[:, 4:5])
-            - norm_logpdf(st.logit_p, st.m_p[:, None], s[:, 4:5])
-        )
-        accept = _metropolis(log_a, rng)
-        st.logit_p = np.where(accept, prop, st.logit_p)
-        if warm:
-            tun.p_step *= np.exp((acceptance(log_a) - 0.4) / np.sqrt(1.0 + it / 10.0))
-        else:
-            acc["prevalence"] += accept.mean() / ROC_STEPS
-    st.m_p = normal_mean(st.logit_p, s[:, 4], priors.logit_prevalence_sd, rng)
-    s[:, 4] = run.spreads[4].draw(np.sum((st.logit_p - st.m_p[:, None]) ** 2, axis=1), rng)
-    f = np.exp(tun.spread_step[4] * rng.standard_normal(chains))
-    prop = st.m_p[:, None] + f[:, None] * (st.logit_p - st.m_p[:, None])
-    log_a = (
-        (binomial_loglik(prop, npos, n) - binomial_loglik(st.logit_p, npos, n)).sum(1)
-        + run.spreads[4].log_prior(s[:, 4] * f)
-        - run.spreads[4].log_prior(s[:, 4])
-        + np.log(f)
-    )
-    accept = _metropolis(log_a, rng, chains)
-    st.logit_p = np.where(accept[:, None], prop, st.logit_p)
-    s[:, 4] = np.where(accept, s[:, 4] * f, s[:, 4])
-    if warm:
-        rate = mean_acceptance(log_a)
-        tun.spread_step[4] *= np.exp((rate - 0.4) / np.sqrt(1.0 + it / 3.0))
-    delta = tun.p_mean_step * rng.standard_normal(chains)
-    prop = st.logit_p + delta[:, None]
-    new_m = st.m_p + delta
-    log_a = (
-        (binomial_loglik(prop, npos, n) - binomial_loglik(st.logit_p, npos, n)).sum(1)
-        + norm_logpdf(new_m, 0.0, priors.logit_prevalence_sd)
-        - norm_logpdf(st.m_p, 0.0, priors.logit_prevalence_sd)
-    )
-    accept = _metropolis(log_a, rng, chains)
-    st.logit_p = np.where(accept[:, None], prop, st.logit_p)
-    st.m_p = np.where(accept, new_m, st.m_p)
+def _prevalence_step(run, st, acc, it):
+    """Step 5: the prevalences' population mean and spread on their marginal posterior
+    (the logit prevalences integrated out), then every logit prevalence exactly from its
+    conditional (:class:`._prevalence.PrevalencePopulation`): apart from the ROC part,
+    so a partially collapsed draw (van Dyk & Park 2008)."""
+    st.m_p, st.s[:, 4], accepted = run.prevalences.hyper_step(st.m_p, st.s[:, 4], run.rng)
+    st.logit_p = run.prevalences.draw_effects(st.m_p, st.s[:, 4], run.rng)
+    if it >= run.tune:
+        acc["prevalence"] += accepted.mean()
