@@ -7,8 +7,8 @@ Usage::
 
 Part 1 (issue 29's acceptance: under 60 s on 2 cores): ``compare_subgroups`` with its
 defaults on ``--groups`` subgroups of ``--size`` items (15% positives, binormal scores),
-wall and CPU time, split into sampling and the rest, and the smallest bulk ESS of the
-subgroups' AP.
+wall and CPU time, split into sampling and the rest, the smallest bulk ESS of the
+subgroups' AP, and every parameter's smallest bulk ESS and largest R-hat.
 
 Part 2: on 8 subgroups of 60-300 items, the fast sampler and PyMC's NUTS on the same model
 (``build_subgroup_model``, 4 chains of 1000 draws after 1000 tuning steps, one core):
@@ -55,6 +55,17 @@ def part1(groups, size, seed):
         f"{cpu:.1f} s CPU; smallest AP bulk ESS {ess:.0f} of "
         f"{res.posterior.sizes['chain'] * res.posterior.sizes['draw']} draws"
     )
+    import arviz as az
+
+    print("  every parameter (smallest bulk ESS, largest R-hat):")
+    post = res.idata["posterior"]
+    rows = []
+    for name in post.data_vars:
+        rows.append(
+            (float(np.nanmin(az.ess(post[name]))), float(np.nanmax(az.rhat(post[name]))), name)
+        )
+    for ess_min, rhat_max, name in sorted(rows):
+        print(f"    {name:26s} {ess_min:7.0f} {rhat_max:8.4f}")
 
 
 def part2(seed):
