@@ -67,6 +67,7 @@ MODULE_LAYERS: dict[str, int] = {
     # reference sit on the model layer; compare_subgroups and its result on the workflows'
     "subgroups._model": 3,
     "subgroups._proposals": 3,
+    "subgroups._prevalence": 3,
     "subgroups._sampler": 3,
     "subgroups._fit": 3,
     "subgroups._pymc": 3,
