@@ -76,8 +76,8 @@ PREVALENCES = (0.01, 0.05, 0.3)
 APS = (0.3, 0.6, 0.9)
 
 
-def grid():
-    for w, pi, ap in itertools.product(WIDTHS, PREVALENCES, APS):
+def grid(aps=APS):
+    for w, pi, ap in itertools.product(WIDTHS, PREVALENCES, aps):
         if ap > pi:
             yield w, pi, ap
 
@@ -181,7 +181,7 @@ def run_recommended(args):
     rng = np.random.default_rng(args.seed + 2)
     print("assur  width  prev  AP   n      median/target (se)   share<=target (se)  rows")
     for assurance in args.assurance:
-        for w, pi, ap in grid():
+        for w, pi, ap in grid(args.aps or APS):
             plan = plan_test_set(
                 expected=ap,
                 prevalence=pi,
@@ -373,6 +373,9 @@ def main():
     )
     parser.add_argument(
         "--assurance", type=float, nargs="+", default=[0.5, 0.8], help="width, recommended: which"
+    )
+    parser.add_argument(
+        "--aps", type=float, nargs="+", default=None, help="recommended: only these APs"
     )
     args = parser.parse_args()
     {
