@@ -8,14 +8,14 @@ part (the category counts are conditioned on each subgroup's class sizes)::
 
 so it is sampled on its own, without the random walks that crawl along its funnel (with
 200 subgroups of 50 items a centred random walk gave the spread a bulk ESS of 28 in 2000
-draws). Each iteration:
+draws), and apart from the sampler's loop (no other parameter depends on it):
 
-1. ``(m, s)`` moves on its marginal posterior (the ``x_g`` integrated out, each integral
-   by Gauss-Hermite quadrature centred and scaled at the integrand's mode, the Laplace
-   point: Liu & Pierce 1994), by an independence Metropolis step whose proposal is a
-   fine grid of that marginal (piecewise constant over cells), then a random-walk step
-   (so the chain is irreducible beyond the grid);
-2. every ``x_g`` is drawn exactly from its conditional given ``(m, s)``, which is
+1. ``(m, s)`` by an independence Metropolis chain on their marginal posterior (the
+   ``x_g`` integrated out, each integral by Gauss-Hermite quadrature centred and scaled
+   at the integrand's mode, the Laplace point: Liu & Pierce 1994), whose proposal is a
+   fine grid of that marginal (piecewise constant over cells) mixed with the prior (so
+   that it is positive wherever the posterior is: Hesterberg 1995);
+2. for every kept ``(m, s)``, every ``x_g`` exactly from its conditional, which is
    log-concave: rejection from the envelope of the tangents at the mode +- one Laplace
    standard deviation and the flat line at the mode (Gilks & Wild 1992; about 1.3 trials
    per draw).
@@ -30,7 +30,9 @@ References
    (1994) 624-629.
 .. [2] W. R. Gilks and P. Wild, "Adaptive rejection sampling for Gibbs sampling", J. R.
    Stat. Soc. C 41 (1992) 337-348.
-.. [3] D. A. van Dyk and T. Park, "Partially collapsed Gibbs samplers: theory and
+.. [3] T. Hesterberg, "Weighted average importance sampling and defensive mixture
+   distributions", Technometrics 37 (1995) 185-194.
+.. [4] D. A. van Dyk and T. Park, "Partially collapsed Gibbs samplers: theory and
    methods", J. Am. Stat. Assoc. 103 (2008) 790-796.
 """
 
@@ -48,6 +50,10 @@ NODES = 20
 GRID = 64
 #: The grid covers where the log marginal is within this of its maximum.
 GRID_DEPTH = 30.0
+#: Weight of the prior in the independence proposal of ``(m, s)`` (its tails).
+DEFENSIVE = 0.05
+#: Steps of the ``(m, s)`` chain dropped before the kept draws.
+BURN = 50
 
 
 def _log_integrand(x, y, n, m, s):
@@ -89,10 +95,9 @@ class PrevalencePopulation:
     >>> import numpy as np
     >>> from bayes_prc.subgroups._prevalence import PrevalencePopulation
     >>> pop = PrevalencePopulation(np.array([3, 8, 5]), np.array([40, 60, 50]), 2.5, 1.0)
-    >>> rng = np.random.default_rng(0)
-    >>> m, s, ok = pop.hyper_step(np.full(2, -2.0), np.full(2, 0.3), rng)
-    >>> pop.draw_effects(m, s, rng).shape
-    (2, 3)
+    >>> m, s, logit_p, accepted = pop.sample(2, 100, np.random.default_rng(0))
+    >>> m.shape, logit_p.shape
+    ((2, 100), (2, 100, 3))
     """
 
     def __init__(self, npos, n, mean_sd, spread_scale):
@@ -160,15 +165,6 @@ class PrevalencePopulation:
         area = (m_edges[1] - m_edges[0]) * (s_edges[1] - s_edges[0])
         with np.errstate(divide="ignore"):  # cells far below the peak: never proposed
             self.log_cell_density = np.log(self.cell_prob / area)
-        # a random walk's steps: the grid marginal's standard deviations
-        m_mean = np.sum(self.cell_prob.reshape(GRID, GRID).sum(1) * mc)
-        s_mean = np.sum(self.cell_prob.reshape(GRID, GRID).sum(0) * sc)
-        self.rw_step = np.array(
-            [
-                np.sqrt(np.sum(self.cell_prob.reshape(GRID, GRID).sum(1) * (mc - m_mean) ** 2)),
-                np.sqrt(np.sum(self.cell_prob.reshape(GRID, GRID).sum(0) * (sc - s_mean) ** 2)),
-            ]
-        )
 
     def _log_proposal(self, m, s):
         """Log density of the grid proposal at ``(m, s)`` (``-inf`` outside the grid)."""
@@ -178,35 +174,74 @@ class PrevalencePopulation:
         flat = np.where(inside, i * GRID + j, 0)
         return np.where(inside, self.log_cell_density[flat], -np.inf)
 
-    def hyper_step(self, m, s, rng):
-        """One independence step from the grid and one random-walk step of ``(m, s)`` on
-        their marginal posterior, per chain.
+    def _log_defensive(self, m, s):
+        """Log density of the prior of ``(m, s)`` (normalized; ``-inf`` for ``s <= 0``)."""
+        with np.errstate(divide="ignore"):
+            return np.where(
+                s > 0,
+                -0.5 * (m / self.mean_sd) ** 2
+                - np.log(self.mean_sd * np.sqrt(2.0 * np.pi))
+                - 0.5 * (s / self.spread_scale) ** 2
+                + np.log(2.0 / (self.spread_scale * np.sqrt(2.0 * np.pi))),
+                -np.inf,
+            )
+
+    def _log_proposal_mixture(self, m, s):
+        """Log density of the independence proposal: the grid with weight
+        ``1 - DEFENSIVE``, the prior with weight ``DEFENSIVE``."""
+        return np.logaddexp(
+            np.log1p(-DEFENSIVE) + self._log_proposal(m, s),
+            np.log(DEFENSIVE) + self._log_defensive(m, s),
+        )
+
+    def _propose(self, size, rng):
+        """``size`` draws of the independence proposal."""
+        cell = np.minimum(np.searchsorted(self.cell_cdf, rng.uniform(size=size)), GRID * GRID - 1)
+        i, j = np.divmod(cell, GRID)
+        u = rng.uniform(size=(2, size))
+        m = self.m_edges[i] + u[0] * (self.m_edges[1] - self.m_edges[0])
+        s = self.s_edges[j] + u[1] * (self.s_edges[1] - self.s_edges[0])
+        wide = rng.uniform(size=size) < DEFENSIVE
+        m = np.where(wide, self.mean_sd * rng.standard_normal(size), m)
+        s = np.where(wide, np.abs(self.spread_scale * rng.standard_normal(size)), s)
+        return m, s
+
+    def sample(self, chains, draws, rng, burn=BURN):
+        """Draws of the population's mean and spread and of every logit prevalence.
+
+        ``(m, s)`` by an independence Metropolis chain on their marginal posterior (the
+        proposal: the grid, mixed with the prior so that it covers every value the
+        posterior has), ``burn`` steps dropped; then each draw's logit prevalences
+        exactly given it. No other parameter of the subgroup model depends on them, so
+        they are drawn apart from the sampler's loop, all at once.
 
         Returns
         -------
-        m, s : ndarray of shape (B,)
-        accepted : ndarray of bool, shape (B,)
-            Whether the independence proposal was accepted.
+        m, s : ndarray of shape (chains, draws)
+        logit_p : ndarray of shape (chains, draws, G)
+        acceptance : float
+            Share of accepted proposals after ``burn``.
         """
-        b = m.shape[0]
-        cell = np.minimum(np.searchsorted(self.cell_cdf, rng.uniform(size=b)), GRID * GRID - 1)
-        i, j = np.divmod(cell, GRID)
-        u = rng.uniform(size=(2, b))
-        m_new = self.m_edges[i] + u[0] * (self.m_edges[1] - self.m_edges[0])
-        s_new = self.s_edges[j] + u[1] * (self.s_edges[1] - self.s_edges[0])
-        cur = self.log_marginal(m, s)
-        new = self.log_marginal(m_new, s_new)
-        log_a = new - cur + self._log_proposal(m, s) - self._log_proposal(m_new, s_new)
-        with np.errstate(invalid="ignore"):
-            accepted = np.log(rng.uniform(size=b)) < log_a
-        m = np.where(accepted, m_new, m)
-        s = np.where(accepted, s_new, s)
-        cur = np.where(accepted, new, cur)
-        step = self.rw_step[:, None] * rng.standard_normal((2, b))
-        m_rw, s_rw = m + step[0], s + step[1]
-        new = self.log_marginal(m_rw, s_rw)
-        take = np.log(rng.uniform(size=b)) < new - cur
-        return np.where(take, m_rw, m), np.where(take, s_rw, s), accepted
+        steps = burn + draws
+        m_prop, s_prop = self._propose(chains * steps, rng)
+        log_w = self.log_marginal(m_prop, s_prop) - self._log_proposal_mixture(m_prop, s_prop)
+        m_prop, s_prop, log_w = (x.reshape(steps, chains) for x in (m_prop, s_prop, log_w))
+        log_u = np.log(rng.uniform(size=(steps, chains)))
+        m = np.empty((steps, chains))
+        s = np.empty((steps, chains))
+        m[0], s[0] = m_prop[0], s_prop[0]
+        current = log_w[0].copy()
+        accepted = 0
+        for t in range(1, steps):
+            take = log_u[t] < log_w[t] - current
+            m[t] = np.where(take, m_prop[t], m[t - 1])
+            s[t] = np.where(take, s_prop[t], s[t - 1])
+            current = np.where(take, log_w[t], current)
+            if t >= burn:
+                accepted += int(take.sum())
+        m, s = m[burn:].T, s[burn:].T  # (chains, draws)
+        logit_p = self.draw_effects(m.ravel(), s.ravel(), rng).reshape(chains, draws, -1)
+        return m, s, logit_p, accepted / max(chains * draws, 1)
 
     # --------------------------------------------------------------- the prevalences
     def draw_effects(self, m, s, rng):

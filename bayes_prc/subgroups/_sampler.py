@@ -29,9 +29,10 @@ this module (the proposals they use are in :mod:`._proposals`):
    ``log sigma``, by a Metropolis move of the spread and of the mean in the non-centred
    parametrization (the subgroups' standardized effects held fixed), which keeps the
    chain moving when the spread is small (interweaving: Yu & Meng 2011);
-5. :func:`_prevalence_step`: the prevalences apart from the rest (the category counts
-   are conditioned on the class sizes): their population mean and spread on their
-   marginal posterior, then every logit prevalence by an exact draw from its conditional
+5. :func:`_prevalence_step`, after the loop: the prevalences apart from the rest (the
+   category counts are conditioned on the class sizes, so nothing else depends on
+   them): their population mean and spread on their marginal posterior, then every logit
+   prevalence by an exact draw from its conditional, for all kept draws at once
    (:class:`._prevalence.PrevalencePopulation`; a random walk crawled along this funnel).
 
 Checked against PyMC's NUTS on :func:`._pymc.build_subgroup_model` in the tests.
@@ -86,10 +87,10 @@ __all__ = ["ROC_STEPS", "THETA_NAMES", "sample_subgroups"]
 ROC_STEPS = 3
 #: Order of the per-subgroup ROC parameters in the sampler's ``theta`` arrays.
 THETA_NAMES = ("shift", "log_scale", "mu", "log_sigma")
-#: The population spreads, in the order of the columns of :attr:`_State.s`.
-SPREAD_NAMES = ("s_shift", "s_log_scale", "s_mu", "s_log_sigma", "s_prevalence")
-#: The population means, as the result names them.
-MEAN_NAMES = ("m_mu", "m_log_sigma", "m_logit_prevalence", "m_log_scale")
+#: The ROC part's population spreads, in the order of the columns of :attr:`_State.s`.
+SPREAD_NAMES = ("s_shift", "s_log_scale", "s_mu", "s_log_sigma")
+#: The ROC part's population means, as the result names them.
+MEAN_NAMES = ("m_mu", "m_log_sigma", "m_log_scale")
 
 
 def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, progress=None):
@@ -124,11 +125,11 @@ def sample_subgroups(data, priors, *, draws=1000, tune=1000, chains=4, rng, prog
             _cutpoint_step(run, state, tuning, it, trace.acc)
             _latent_axis_step(run, state)
             _population_step(run, state, tuning, it, trace.acc)
-            _prevalence_step(run, state, trace.acc, it)
             if it >= tune:
                 trace.record(it - tune, state)
             if progress is not None and (it + 1) % 50 == 0:
                 progress(it + 1)
+    _prevalence_step(run, trace, draws)
     return trace.result(draws)
 
 
@@ -184,11 +185,9 @@ class _State:
 
     c: np.ndarray  # cutpoints (B, K - 1)
     theta: np.ndarray  # (B, G, 4): THETA_NAMES
-    logit_p: np.ndarray  # (B, G)
-    s: np.ndarray  # population spreads (B, 5): SPREAD_NAMES
+    s: np.ndarray  # population spreads (B, 4): SPREAD_NAMES
     m_mu: np.ndarray  # population means (B,)
     m_ls: np.ndarray
-    m_p: np.ndarray
     m_l: np.ndarray  # population mean of the log scales: the latent axis' log unit
     ll0: np.ndarray = None  # log-likelihood of the negatives per (chain, subgroup)
     ll1: np.ndarray = None  # and of the positives
@@ -228,18 +227,13 @@ def _initial_state(data, run):
     theta += 0.05 * rng.standard_normal(theta.shape)
     c = np.repeat(c0[None], chains, axis=0)
     c = cutpoint_mode(run.lik, c, theta, CutpointPrior(run.priors.cutpoint_sd, np.ones(chains)))
-    logit_p = np.log((run.npos + 0.5) / (run.n - run.npos + 0.5))
-    logit_p_chains = np.repeat(logit_p[None], chains, axis=0)
-    logit_p_chains = logit_p_chains + 0.05 * rng.standard_normal((chains, g))
-    s = np.array([[0.3, 0.2, 0.2, 0.1, 0.5]]) * rng.uniform(0.8, 1.2, (chains, 1))
+    s = np.array([[0.3, 0.2, 0.2, 0.1]]) * rng.uniform(0.8, 1.2, (chains, 1))
     state = _State(
         c=c,
         theta=theta,
-        logit_p=logit_p_chains,
         s=np.repeat(s, 1, 0),
         m_mu=np.full(chains, mu0),
         m_ls=np.zeros(chains),
-        m_p=np.full(chains, float(np.mean(logit_p))),
         m_l=np.zeros(chains),
         tilt=cutpoint_tilt(run.lik.n_cut, g),
     )
@@ -285,21 +279,21 @@ class _Trace:
     """The kept draws and the acceptance rates of the Metropolis steps."""
 
     def __init__(self, chains, draws, g, n_cut):
-        self.keep = {name: np.empty((chains, draws, g)) for name in (*THETA_NAMES, "logit_p")}
+        self.keep = {name: np.empty((chains, draws, g)) for name in THETA_NAMES}
         self.hyper = {name: np.empty((chains, draws)) for name in SPREAD_NAMES + MEAN_NAMES}
         self.cut = np.empty((chains, draws, n_cut))
         self.acc = dict.fromkeys(
-            ("prior", "fitted", "roc", "cutpoints", "ridge", "prevalence", "spread", "mean"), 0.0
+            ("prior", "fitted", "roc", "cutpoints", "ridge", "spread", "mean"), 0.0
         )
+        self.prevalence_acceptance = float("nan")  # set by _prevalence_step
 
     def record(self, i, st):
         for k, name in enumerate(THETA_NAMES):
             self.keep[name][:, i] = st.theta[..., k]
-        self.keep["logit_p"][:, i] = st.logit_p
         self.cut[:, i] = st.c
         for k, name in enumerate(SPREAD_NAMES):
             self.hyper[name][:, i] = st.s[:, k]
-        for name, value in zip(MEAN_NAMES, (st.m_mu, st.m_ls, st.m_p, st.m_l), strict=True):
+        for name, value in zip(MEAN_NAMES, (st.m_mu, st.m_ls, st.m_l), strict=True):
             self.hyper[name][:, i] = value
 
     def result(self, draws):
@@ -312,7 +306,8 @@ class _Trace:
             "prevalence": expit(keep["logit_p"]),
             "cutpoints": self.cut,
             **self.hyper,
-            "acceptance": {k: v / max(draws, 1) for k, v in self.acc.items()},
+            "acceptance": {k: v / max(draws, 1) for k, v in self.acc.items()}
+            | {"prevalence": self.prevalence_acceptance},
         }
 
 
@@ -624,12 +619,14 @@ def _roc_population_moves(run, st, tun, k, it, acc):
 
 
 # --------------------------------------------------------------------- 5. the prevalences
-def _prevalence_step(run, st, acc, it):
-    """Step 5: the prevalences' population mean and spread on their marginal posterior
-    (the logit prevalences integrated out), then every logit prevalence exactly from its
-    conditional (:class:`._prevalence.PrevalencePopulation`): apart from the ROC part,
-    so a partially collapsed draw (van Dyk & Park 2008)."""
-    st.m_p, st.s[:, 4], accepted = run.prevalences.hyper_step(st.m_p, st.s[:, 4], run.rng)
-    st.logit_p = run.prevalences.draw_effects(st.m_p, st.s[:, 4], run.rng)
-    if it >= run.tune:
-        acc["prevalence"] += accepted.mean()
+def _prevalence_step(run, trace, draws):
+    """Step 5, after the loop: the prevalences, apart from the rest (the category counts
+    are conditioned on the class sizes, so no other parameter depends on them): their
+    population mean and spread on their marginal posterior, then every logit prevalence
+    by an exact draw from its conditional (:class:`._prevalence.PrevalencePopulation`),
+    for all kept draws at once."""
+    m, s, logit_p, accepted = run.prevalences.sample(run.chains, draws, run.rng)
+    trace.hyper["m_logit_prevalence"] = m
+    trace.hyper["s_prevalence"] = s
+    trace.keep["logit_p"] = logit_p
+    trace.prevalence_acceptance = accepted

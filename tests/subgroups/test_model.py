@@ -434,7 +434,7 @@ def test_sampler_restores_numpy_error_state_when_interrupted(rng, monkeypatch, w
     if where == "progress":
         progress = interrupt
     else:
-        step = sampler._prevalence_step
+        step = sampler._population_step
         calls = []
 
         def failing_step(*args):
@@ -443,7 +443,7 @@ def test_sampler_restores_numpy_error_state_when_interrupted(rng, monkeypatch, w
                 interrupt()
             return step(*args)
 
-        monkeypatch.setattr(sampler, "_prevalence_step", failing_step)
+        monkeypatch.setattr(sampler, "_population_step", failing_step)
     with np.errstate(over="raise", divide="warn", invalid="call", under="print"):
         before = np.geterr()
         with pytest.raises(KeyboardInterrupt):
