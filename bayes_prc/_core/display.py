@@ -86,7 +86,7 @@ class HTMLReprMixin:
     def _html_rows(self):
         rows = []
         for f in dataclasses.fields(self):
-            if f.name.startswith("_"):
+            if f.name.startswith("_") or not f.repr:  # as the dataclass's repr
                 continue
             value = getattr(self, f.name)
             if value is None or isinstance(value, np.ndarray) or callable(value):

@@ -177,3 +177,22 @@ def test_pool_intervals_table_shows_its_recommendation(data):
     assert isinstance(table, pd.DataFrame)
     pd.testing.assert_frame_equal(table, pd.DataFrame(table))
     assert f"({table.attrs['recommended']})" in table._repr_html_()
+
+
+def test_html_table_skips_the_fields_the_repr_skips():
+    """A field declared ``repr=False`` (a helper value, a long list) is left out of the
+    notebook table as it is of the repr."""
+    import dataclasses
+
+    from bayes_prc._core.display import HTMLReprMixin
+
+    @dataclasses.dataclass
+    class Result(HTMLReprMixin):
+        estimate: float
+        helper: list = dataclasses.field(default_factory=lambda: [1, 2, 3], repr=False)
+        note: str = "shown"
+
+    res = Result(0.5)
+    html = res._repr_html_()
+    assert "estimate" in html and "note" in html and "helper" not in html
+    assert "helper" not in repr(res)
