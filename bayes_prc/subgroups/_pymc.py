@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..bayes import initial_cutpoints
-from ._model import cutpoint_tilt
+from ._model import cutpoint_tilt, unit_weights
 
 __all__ = ["build_subgroup_model"]
 
@@ -68,7 +68,8 @@ def build_subgroup_model(data, priors):
             pm.Potential("cutpoints_jacobian", pt.sum(log_gaps))
         else:
             raw = pt.zeros(1)
-        pm.Potential("cutpoints_unit", -cutpoint_tilt(k - 1, g) * pt.sum(log_scale))
+        tilt = cutpoint_tilt(k - 1, unit_weights(data))
+        pm.Potential("cutpoints_unit", -pt.sum(tilt * log_scale))
         cut = pm.Deterministic("cutpoints", raw + cut_mean, dims="cutpoint")
         pm.Binomial("n_pos", n=data.n, logit_p=logit_p, observed=data.n_pos)
         locs = (shift, shift + scale * mu)

@@ -64,7 +64,7 @@ import numpy as np
 from scipy.special import expit
 
 from ..bayes import initial_cutpoints, starting_mu
-from ._model import CutpointPrior, Likelihood, cutpoint_tilt
+from ._model import CutpointPrior, Likelihood, cutpoint_tilt, unit_weights
 from ._prevalence import PrevalencePopulation
 from ._proposals import (
     Spread,
@@ -199,7 +199,7 @@ class _State:
     m_l: np.ndarray  # population mean of the log scales: the latent axis' log unit
     ll0: np.ndarray = None  # log-likelihood of the negatives per (chain, subgroup)
     ll1: np.ndarray = None  # and of the positives
-    tilt: float = 0.0  # the cutpoints' prior's weight on each log scale (cutpoint_tilt)
+    tilt: np.ndarray = 0.0  # the cutpoints' prior's weight on each log scale (G,)
 
     def group_prior(self, th, nu):
         """Population log density of ``th`` (B, G, 4) per (chain, subgroup).
@@ -243,7 +243,7 @@ def _initial_state(data, run):
         m_mu=np.full(chains, mu0),
         m_ls=np.zeros(chains),
         m_l=np.zeros(chains),
-        tilt=cutpoint_tilt(run.lik.n_cut, g),
+        tilt=cutpoint_tilt(run.lik.n_cut, unit_weights(data)),
     )
     state.ll0 = run.lik.class_loglik(0, c, theta)
     state.ll1 = run.lik.class_loglik(1, c, theta)

@@ -8,6 +8,8 @@ independent row against ``fit_binormal`` on the subgroup alone (Monte Carlo tole
 
 from __future__ import annotations
 
+import warnings
+
 import arviz as az
 import numpy as np
 import pytest
@@ -356,3 +358,38 @@ def test_table_and_draws_in_natural_order(rng):
             average_precision_score(y[g == n], s[g == n]), abs=1e-12
         )
     assert res.pr_band()["subgroup"].values.tolist() == res.labels
+
+
+def test_tied_or_tiny_subgroup_keeps_the_posterior_proper(rng):
+    """A subgroup whose scores are all tied (its latent scale is not bounded below by its
+    data) beside an ordinary one: the cutpoints' prior's unit leaves it out
+    (``unit_weights``), so nothing runs away. Before, its log scale ran off (the log
+    scales' spread reached 100-900, scales underflowed with a divide-by-zero warning) and
+    the ordinary subgroup's AP fell from about 0.48 to 0.18. Bounds: the log scales'
+    spread below 10 (its prior is HalfNormal(0.5): 10 is 20 prior sds), and the ordinary
+    subgroup's pooled AP within 0.2 of its empirical AP (its posterior sd is about 0.08
+    at 40 positives)."""
+    from bayes_prc.subgroups._model import subgroup_data, unit_weights
+
+    n = 200
+    while True:
+        y1 = rng.random(n) < 0.2
+        if y1.sum() >= 20:
+            break
+    s1 = np.where(y1, rng.normal(1.5, 1, n), rng.normal(0, 1, n))
+    y2 = rng.random(150) < 0.2
+    y = np.concatenate([y1, y2, [True]])
+    s = np.concatenate([s1, np.full(150, 0.3), [0.5]])
+    g = np.array(["a"] * n + ["tied"] * 150 + ["single"])
+    codes = np.array([0] * n + [1] * 150 + [2])
+    w = unit_weights(subgroup_data(y, s, codes, np.array(["a", "tied", "single"])))
+    assert w[0] == pytest.approx(1.0) and w[1] == 0.0 and w[2] == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", bp.ConvergenceWarning)
+        res = compare_subgroups(y, s, g, random_seed=int(rng.integers(2**32)), **FAST)
+    post = res.idata["posterior"]
+    assert float(post["s_log_scale"].max()) < 10
+    assert np.all(np.isfinite(post["scale"].values)) and float(post["scale"].min()) > 0
+    pooled = float(post["average_precision"].sel(subgroup="a").mean())
+    assert abs(pooled - average_precision_score(y1, s1)) < 0.2

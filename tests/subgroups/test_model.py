@@ -159,10 +159,11 @@ def test_cutpoint_prior_is_flat_and_scale_free(rng):
 
     f = np.exp(rng.normal(0.0, 1.0, chains))
     log_scales = rng.normal(0.0, 0.5, (chains, groups))
-    tilt = cutpoint_tilt(j, groups)
-    before = prior.log_density(c) - tilt * log_scales.sum(1)
-    after = CutpointPrior(5.0, unit * f).log_density(c * f[:, None]) - tilt * (
-        log_scales + np.log(f)[:, None]
+    weights = rng.dirichlet(np.ones(groups))
+    tilt = cutpoint_tilt(j, weights)
+    before = prior.log_density(c) - (tilt * log_scales).sum(1)
+    after = CutpointPrior(5.0, unit * f).log_density(c * f[:, None]) - (
+        tilt * (log_scales + np.log(f)[:, None])
     ).sum(1)
     np.testing.assert_allclose(after - before, -j * np.log(f), atol=1e-9)
     swapped = c.copy()
