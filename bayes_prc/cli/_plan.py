@@ -32,6 +32,7 @@ def _cmd_plan(args):
         icc=args.icc,
         n_simulations=args.n_simulations,
         random_seed=args.seed,
+        progressbar=False if args.quiet else None,
     )
     if not args.quiet:
         print(plan.summary())

@@ -87,6 +87,7 @@ from .._core import (
     plain,
 )
 from .._core.display import HTMLReprMixin, html_table
+from .._core.progress import Progress, check_progressbar
 from ..binormal import Binormal
 from ..empirical import as_ranked
 from ..intervals import logit_interval
@@ -275,7 +276,9 @@ def _widths(ap, n_pos, ci_prob, calibration):
     return np.asarray(res.high) - np.asarray(res.low)
 
 
-def _recommended_ratio(n, prevalence, separation, ci_prob, calibration, rng, sets, q):
+def _recommended_ratio(
+    n, prevalence, separation, ci_prob, calibration, rng, sets, q, progress=None
+):
     """Width quantile ``q`` of the recommended AP interval over the calibrated prediction's.
 
     ``sets`` binormal test sets of ``n`` items (at least 2 of each class):
@@ -300,6 +303,8 @@ def _recommended_ratio(n, prevalence, separation, ci_prob, calibration, rng, set
                 y, s, methods=("semiparametric_eti", "logit"), ci_prob=ci_prob, random_seed=rng
             )
         quoted.append(float(table.loc[table.attrs["recommended"], "width"]))
+        if progress is not None:
+            progress(len(quoted))
         aps.append(float(table.loc["logit", "estimate"]))
         positives.append(n_pos)
     predicted = _widths(np.array(aps), np.array(positives), ci_prob, calibration)
@@ -642,6 +647,7 @@ def plan_test_set(
     n_simulations=None,
     pilot=None,
     design_effect=None,
+    progressbar=None,
 ):
     r"""How many labelled items a test set needs, by simulation.
 
@@ -711,6 +717,10 @@ def plan_test_set(
         The AP's design effect (>= 1) of a clustered test set when it is known, e.g.
         ``ap_interval(y, s, groups=g).design_effect`` of a pilot or an earlier test set
         with the same clusters; replaces ``1 + (cluster_size - 1) * icc`` (give ``icc`` 0).
+    progressbar : bool, optional
+        A progress bar on stderr for each check of the prediction against the recommended
+        interval (plans with few positives: 20-60 s); default on when stderr is a
+        terminal.
 
     Returns
     -------
@@ -775,6 +785,7 @@ def plan_test_set(
         n_simulations,
         pilot,
     )
+    progressbar = check_progressbar(progressbar)
     rng = check_random_state(random_seed)
     deff = 1.0 + (cluster_size - 1) * icc
     if design_effect is not None:
@@ -854,9 +865,11 @@ def plan_test_set(
             n_now = searched[0]
             if n_now * prevalence >= SMALL_POSITIVES:
                 break
+            bar = Progress(sets, f"plan_test_set, check {len(history) + 1}", progressbar)
             ratio = _recommended_ratio(
-                n_now, prevalence, separation, ci_prob, calibration, rng, sets, q
+                n_now, prevalence, separation, ci_prob, calibration, rng, sets, q, bar.update
             )
+            bar.close()
             history.append((math.log(calibration), math.log(ratio), n_now))
             interval = (
                 f"logit AP interval, its se x {calibration:.3g} (the simulated spread of "

@@ -336,3 +336,22 @@ def test_next_calibration_is_a_secant_towards_agreement():
     assert _next_log_calibration(flat) == pytest.approx(0.1 + math.log(2.0))
     upward = [(0.0, 0.1, 100), (0.1, 0.2, 150)]
     assert _next_log_calibration(upward) == pytest.approx(0.3)
+
+
+def test_progressbar_shows_the_checks_and_is_validated(rng, capsys):
+    """With few positives the checks against the recommended interval take tens of
+    seconds: ``progressbar=True`` draws a bar per check on stderr; a non-boolean is
+    refused, naming the parameter."""
+    plan = plan_test_set(
+        expected=0.9,
+        prevalence=0.3,
+        width=0.25,
+        assurance=0.5,
+        n_simulations=120,
+        random_seed=rng,
+        progressbar=True,
+    )
+    assert plan.positives < 150
+    assert "plan_test_set, check 1" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="progressbar"):
+        plan_test_set(expected=0.6, prevalence=0.1, width=0.1, progressbar="yes")
