@@ -317,16 +317,16 @@ def _recommended_ratio(
 
 
 def _next_log_calibration(history):
-    """The next log calibration from the checks so far, ``(log c, log ratio, n)`` each:
+    """The next log calibration from the checks so far, ``(log c, log ratio)`` each:
     the first correction multiplies by the ratio; later ones take the secant through the
     last two checks towards log ratio 0 (the ratio falls as the calibration, and with it
     the plan, grows), kept within a factor 2 of the last calibration, and the plain
     correction when the two checks do not slope that way (Monte Carlo noise)."""
-    x2, y2, _ = history[-1]
+    x2, y2 = history[-1]
     plain = x2 + y2
     if len(history) < 2:
         return plain
-    x1, y1, _ = history[-2]
+    x1, y1 = history[-2]
     if x2 == x1 or (y2 - y1) / (x2 - x1) >= 0:
         return plain
     step = -y2 * (x2 - x1) / (y2 - y1)
@@ -870,7 +870,7 @@ def plan_test_set(
                 n_now, prevalence, separation, ci_prob, calibration, rng, sets, q, bar.update
             )
             bar.close()
-            history.append((math.log(calibration), math.log(ratio), n_now))
+            history.append((math.log(calibration), math.log(ratio)))
             interval = (
                 f"logit AP interval, its se x {calibration:.3g} (the simulated spread of "
                 "logit AP over Boyd's binomial approximation, corrected by the recommended "

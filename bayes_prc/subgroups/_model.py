@@ -15,8 +15,8 @@ subgroup's binormal ROC curve has ``a = mu_g / sigma_g``, ``b = 1 / sigma_g``, a
 ``d_g``, ``l_g`` let the subgroup's scores sit higher or spread wider (a site whose
 scores run high) without changing its ROC curve. The priors of the shifts and of the
 cutpoints' mean are stated in units of the typical subgroup's negatives (``e^{m_l}``),
-and the cutpoints are flat in the subgroups' own unit (``e^{lbar}``, ``lbar`` the mean
-of the subgroups' log scales ``l_g``), so that rescaling the whole latent axis changes
+and the cutpoints are flat in the subgroups' own unit (``e^{lbar}``, ``lbar`` a weighted
+mean of the subgroups' log scales ``l_g``, :func:`unit_weights`), so that rescaling the whole latent axis changes
 nothing but ``m_l``: with a fixed scale, the volume of the ``K - 1 + G`` scaled
 coordinates would push the axis outwards until the cutpoints' prior binds, and that
 prior would then distort the tails of every subgroup's ROC curve. The cutpoints' prior

@@ -43,9 +43,12 @@ from scipy.special import expit, log_expit, roots_hermite
 
 __all__ = ["PrevalencePopulation"]
 
-#: Gauss-Hermite nodes of each subgroup's integral (relative error below 1e-10 for the
-#: binomial-normal integrands here; checked against adaptive quadrature in the tests).
+#: Gauss-Hermite nodes of each subgroup's integral (against adaptive quadrature: error
+#: in the log integral below 1e-12 for most integrands, up to 1.2e-5 for a skewed one,
+#: 0 positives of 50 with spread 2; tests/subgroups/test_prevalence.py).
 NODES = 20
+#: ``log sqrt(2 pi)``, the normal density's constant.
+_LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 #: Cells per axis of the grid proposal of ``(m, s)``.
 GRID = 64
 #: The grid covers where the log marginal is within this of its maximum.
@@ -59,7 +62,7 @@ BURN = 50
 def _log_integrand(x, y, n, m, s):
     """``log [Binomial(y | n, expit x) Normal(x | m, s)]`` without ``log C(n, y)``."""
     z = (x - m) / s
-    return y * log_expit(x) + (n - y) * log_expit(-x) - 0.5 * z * z - np.log(s) - 0.9189385332046727
+    return y * log_expit(x) + (n - y) * log_expit(-x) - 0.5 * z * z - np.log(s) - _LOG_SQRT_2PI
 
 
 def _mode(y, n, m, s, iterations=40):
@@ -102,10 +105,9 @@ class PrevalencePopulation:
 
     def __init__(self, npos, n, mean_sd, spread_scale):
         pairs = np.stack([np.asarray(npos, float), np.asarray(n, float)], axis=1)
-        unique, inverse, weight = np.unique(pairs, axis=0, return_inverse=True, return_counts=True)
+        unique, weight = np.unique(pairs, axis=0, return_counts=True)
         self.y, self.n = unique[:, 0], unique[:, 1]
-        self.weight = weight.astype(float)
-        self.inverse = inverse.ravel()
+        self.weight = weight.astype(float)  # subgroups sharing each (positives, items)
         self.y_all, self.n_all = pairs[:, 0], pairs[:, 1]
         self.mean_sd = float(mean_sd)
         self.spread_scale = float(spread_scale)

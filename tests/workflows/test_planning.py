@@ -328,13 +328,13 @@ def test_next_calibration_is_a_secant_towards_agreement():
     most a factor 2 away, and fall back to the ratio when the secant slopes upwards."""
     from bayes_prc.planning._plan import _next_log_calibration
 
-    assert _next_log_calibration([(0.1, 0.2, 100)]) == pytest.approx(0.3)
+    assert _next_log_calibration([(0.1, 0.2)]) == pytest.approx(0.3)
     # log ratio = 0.4 - 2 x: zero at 0.2
-    line = [(0.0, 0.4, 100), (0.1, 0.2, 150)]
+    line = [(0.0, 0.4), (0.1, 0.2)]
     assert _next_log_calibration(line) == pytest.approx(0.2)
-    flat = [(0.0, 0.4, 100), (0.1, 0.399, 150)]  # secant step 39.9: clamped to log 2
+    flat = [(0.0, 0.4), (0.1, 0.399)]  # secant step 39.9: clamped to log 2
     assert _next_log_calibration(flat) == pytest.approx(0.1 + math.log(2.0))
-    upward = [(0.0, 0.1, 100), (0.1, 0.2, 150)]
+    upward = [(0.0, 0.1), (0.1, 0.2)]
     assert _next_log_calibration(upward) == pytest.approx(0.3)
 
 
