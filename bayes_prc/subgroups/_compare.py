@@ -96,13 +96,19 @@ def _probability_mcse(event):
     return np.where(constant, 0.0, np.nan_to_num(se, nan=0.0))
 
 
-def _note(n_pos, n_neg):
+#: The note of a subgroup whose scores are all equal (both classes present).
+TIED_NOTE = "all scores tied: the ROC estimate is the other subgroups' (pooling only)"
+
+
+def _note(n_pos, n_neg, tied=False):
     if n_pos == 0:
         return "no positive: the estimate is the other subgroups' (pooling only)"
     if n_neg == 0:
         return "no negative: the ROC estimate is the other subgroups' (pooling only)"
     if n_pos + n_neg == 1:
         return "one item"
+    if tied:  # its own scores rank nothing: the pooled ROC curve is the population's
+        return TIED_NOTE
     return ""
 
 
@@ -444,7 +450,8 @@ class SubgroupComparison(PosteriorDraws):
                 lo, hi = az.hdi(draws[i], prob=self.ci_prob)
                 rows.append((label, "independent", draws[i].mean(), lo, hi, ""))
             else:
-                rows.append((label, "independent", np.nan, np.nan, np.nan, "needs both classes"))
+                reason = "all scores tied" if TIED_NOTE in t["note"] else "needs both classes"
+                rows.append((label, "independent", np.nan, np.nan, np.nan, reason))
             rows.append((label, "bootstrap", *self._bootstrap(i, rng)))
         out = pd.DataFrame(rows, columns=["subgroup", "method", "estimate", "low", "high", "note"])
         out.insert(5, "width", out["high"] - out["low"])
@@ -652,9 +659,10 @@ def _subgroup_table(
     flag_mcse = below_others_mcse if versus == "others" else below_mcse
     table["flagged"] = flag_by > FLAG_PROBABILITY
     table["borderline"] = np.abs(flag_by - FLAG_PROBABILITY) < 2 * flag_mcse
+    tied = [np.ptp(score[groups.codes == g]) == 0 for g in range(len(labels))]
     table["note"] = [
-        "; ".join(filter(None, (_note(p, k - p), BORDERLINE_NOTE if b else "")))
-        for p, k, b in zip(npos, n, table["borderline"], strict=True)
+        "; ".join(filter(None, (_note(p, k - p, t), BORDERLINE_NOTE if b else "")))
+        for p, k, t, b in zip(npos, n, tied, table["borderline"], strict=True)
     ]
     o_hdi = az.hdi(overall.draws, prob=prob)
     table.attrs.update(

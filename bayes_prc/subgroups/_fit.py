@@ -212,8 +212,9 @@ def independent_subgroup_draws(is_pos, score, codes, n_groups, *, draws, chains,
     -------
     dict
         ``average_precision`` and ``roc_auc`` of shape (G, chains * draws); rows of a
-        subgroup without a positive or without a negative are NaN (the model of one
-        subgroup needs both classes).
+        subgroup without a positive or without a negative, or whose scores are all tied,
+        are NaN (the model of one subgroup needs both classes and two ordered
+        categories).
     """
     out = {m: np.full((n_groups, chains * draws), np.nan) for m in SUBGROUP_METRICS}
     priors = SemiparametricPriors()
@@ -223,6 +224,8 @@ def independent_subgroup_draws(is_pos, score, codes, n_groups, *, draws, chains,
         if y.all() or not y.any():
             continue
         ordinal = ordinal_categories(y, score[mask])
+        if ordinal.n_categories < 2:  # all its scores tied: no cutpoint, no ROC curve
+            continue
         fit = sample_semiparametric_grid(ordinal, priors, draws=draws, chains=chains, rng=rng)
         for m in SUBGROUP_METRICS:
             out[m][g] = _metric_draws(fit["mu"], fit["sigma"], fit["prevalence"], m).ravel()

@@ -393,3 +393,7 @@ def test_tied_or_tiny_subgroup_keeps_the_posterior_proper(rng):
     assert np.all(np.isfinite(post["scale"].values)) and float(post["scale"].min()) > 0
     pooled = float(post["average_precision"].sel(subgroup="a").mean())
     assert abs(pooled - average_precision_score(y1, s1)) < 0.2
+    # the tied subgroup's pooled ROC is the population's: said, not left quiet
+    assert res.table.loc["tied", "note"].startswith("all scores tied")
+    assert res.table.loc["a", "note"] == ""
+    assert res.comparison.loc[("tied", "independent"), "note"] == "all scores tied"
