@@ -33,8 +33,9 @@ simulated afresh (other seeds) with :meth:`bayes_prc.binormal.Binormal.sample` (
     ``icc = 0.1``, 5 items per cluster: clustered test sets (a cluster's prevalence is
     Beta with intra-cluster correlation ``icc`` of the labels; the scores share a
     cluster effect of variance ``icc``, so each class keeps its N(d, 1) / N(0, 1) scores)
-    at the planned n (Kish's design effect 1.4); the clustered logit interval
-    (``ap_interval(..., groups=...)``, the recommended row for clustered data). Also the
+    at the planned n (the plan's design effect, ``plan deff``); the clustered logit interval
+    (``ap_interval(..., groups=...)``, the recommended row of ``compare_intervals(...,
+    groups=...)``, with Boyd's se and the jackknife's design effect). Also the
     realised design effect of the AP, var(AP clustered) / var(AP independent).
 ``power``
     Two classifiers, correlated binormal scores: power of the paired jackknife interval
@@ -229,8 +230,13 @@ def run_clusters(args):
         (0.2, 0.05, 0.6),
         (0.1, 0.3, 0.9),
         (0.2, 0.05, 0.3),
+        (0.2, 0.01, 0.9),
+        (0.1, 0.05, 0.9),
     ]
-    print("assur  width  prev  AP   n     deff_AP (se)  median/target (se)  share<=target (se)")
+    print(
+        "assur  width  prev  AP   n     plan deff  deff_AP (se)  median/target (se)  "
+        "share<=target (se)"
+    )
     for assurance in (0.5, 0.8):
         for w, pi, ap in settings:
             plan = plan_test_set(
@@ -246,11 +252,9 @@ def run_clusters(args):
             widths, ap_cl, ap_iid = [], [], []
             for _ in range(args.n_check):
                 y, s, g = clustered_sample(plan.n, m, icc, pi, d, rng)
+                # the recommended row of compare_intervals(..., groups=g) (same interval)
                 r = ap_interval(y, s, method="logit", groups=g)
-                c = logit_interval(
-                    r.estimate, r.n_positives / r.design_effect / plan.calibration**2
-                )
-                widths.append(c.high - c.low)
+                widths.append(r.high - r.low)
                 ap_cl.append(r.estimate)
                 ap_iid.append(average_precision_score(*sample(plan.n, pi, ap, rng)))
             widths = np.array(widths)
@@ -258,7 +262,8 @@ def run_clusters(args):
             deff_se = deff * math.sqrt(4 / (args.n_check - 1))
             share = float(np.mean(widths <= w))
             print(
-                f"{assurance:<5}  {w:<5}  {pi:<4}  {ap:<3}  {plan.n:<5} {deff:.2f} ({deff_se:.2f})"
+                f"{assurance:<5}  {w:<5}  {pi:<4}  {ap:<3}  {plan.n:<5} "
+                f"{plan.design_effect:.3f}      {deff:.2f} ({deff_se:.2f})"
                 f"   {np.median(widths) / w:.3f} ({median_se(widths) / w:.3f})       "
                 f"{share:.3f} ({math.sqrt(share * (1 - share) / widths.size):.3f})",
                 flush=True,

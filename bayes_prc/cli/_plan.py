@@ -40,6 +40,11 @@ def _cmd_plan(args):
             print(plan.note)
         if plan.calibration is not None:
             print(f"width: {plan.interval}")
+        if plan.cluster_size > 1:
+            print(
+                f"design effect: {plan.design_effect:.3f} (Kish's 1 + (m - 1) icc for a "
+                f"mean: {plan.kish_design_effect:.3g})"
+            )
         print()
         print(plan.table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if args.plot is not None:
@@ -101,7 +106,10 @@ def add_plan_parser(sub, fmt):
     )
     p.add_argument("--cluster-size", type=int, default=1, help="items per cluster")
     p.add_argument(
-        "--icc", type=_probability, default=0.0, help="intra-cluster correlation of the items"
+        "--icc",
+        type=_probability,
+        default=0.0,
+        help="intra-cluster correlation of the items' labels and scores",
     )
     p.add_argument(
         "--n-simulations",

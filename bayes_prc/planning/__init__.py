@@ -14,6 +14,7 @@ from ._plan import (
     PLAN_METRICS,
     SMALL_POSITIVES,
     SampleSizePlan,
+    ap_design_effect,
     binormal_separation,
     plan_test_set,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "CHECK_SETS",
     "SMALL_POSITIVES",
     "SampleSizePlan",
+    "ap_design_effect",
     "binormal_separation",
     "plan_test_set",
 ]

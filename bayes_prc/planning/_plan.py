@@ -51,12 +51,21 @@ negatives, so the width and power curves are smooth in ``n`` and the search by b
 on ``log n`` is stable.
 
 Clusters: with ``cluster_size = m`` items per cluster and intra-cluster correlation
-``icc`` the plan takes Kish's (1965) design effect :math:`1 + (m - 1)\,\mathrm{icc}`
-(or a measured ``design_effect``): a clustered test set of ``n`` items is planned to
+``icc`` of the labels and the scores, a clustered test set of ``n`` items is planned to
 carry the information of ``n / deff`` independent ones; the table's ``n`` is the number
-of items of the clustered set (``effective_n`` the simulated independent size). Kish's
-factor is that of a mean over all items; the AP's own design effect can be smaller
-(``docs/planning.md`` measures it), which makes such plans conservative.
+of items of the clustered set (``effective_n`` the simulated independent size). For a
+``width`` target ``deff`` is the AP's own design effect, :math:`1 + (m - 1)\,\rho` with
+:math:`\rho` the intra-cluster correlation of the AP's influence values
+(:func:`ap_design_effect`, 1.05-1.16 at ``icc = 0.1``); Kish's (1965)
+:math:`1 + (m - 1)\,\mathrm{icc}` is that of a mean over all items and overstated the
+AP's (plans 20-30% too large, ``docs/planning.md``). For a ``difference`` target it is
+still Kish's (conservative). A measured ``design_effect`` replaces either. The width
+planned for clustered items is that of the interval recommended for them (the logit
+interval with ``n_pos / design_effect``: Boyd's se, no calibration and no check against
+the unclustered recommendation); its design effect is estimated on each test set by the
+leave-one-cluster-out jackknife, and that estimate's spread widens the widths: each
+simulated set draws it as :math:`\max(1, \mathrm{deff}\,\chi^2_{K-1} / (K - 1))` over
+its ``K`` clusters.
 
 References
 ----------
@@ -91,6 +100,7 @@ from .._core.progress import Progress, check_progressbar
 from ..binormal import Binormal
 from ..empirical import as_ranked
 from ..intervals import logit_interval
+from ._design_effect import ap_design_effect
 
 __all__ = [
     "PLAN_METRICS",
@@ -99,6 +109,7 @@ __all__ = [
     "SMALL_POSITIVES",
     "MAX_PLANNED_ITEMS",
     "SampleSizePlan",
+    "ap_design_effect",
     "binormal_separation",
     "plan_test_set",
 ]
@@ -276,6 +287,21 @@ def _widths(ap, n_pos, ci_prob, calibration):
     return np.asarray(res.high) - np.asarray(res.low)
 
 
+def _jackknife_design_effects(deff, clusters, u):
+    """Draws of the estimated design effect of a clustered test set, one per uniform ``u``.
+
+    The leave-one-cluster-out jackknife variance of ``K`` clusters is modelled as
+    ``deff * chi2(K - 1) / (K - 1)`` times the items' variance, and the estimate is at
+    least 1 (as :func:`bayes_prc.frequentist.ap_interval` floors it). Measured against
+    300 clustered sets each (``docs/planning.md``): the sd of its log 0.12 / 0.16 / 0.11
+    predicted where 0.125 / 0.15 / 0.107 were seen, the share at 1 0.26 / 0.41 / 0.33 for
+    0.26 / 0.39 / 0.29; with 5% positives the estimate spreads more than modelled (sd of
+    the log 0.075 against 0.058).
+    """
+    dof = max(int(clusters) - 1, 1)
+    return np.maximum(1.0, deff * stats.chi2.ppf(u, dof) / dof)
+
+
 def _recommended_ratio(
     n, prevalence, separation, ci_prob, calibration, rng, sets, q, progress=None
 ):
@@ -399,7 +425,11 @@ class SampleSizePlan(HTMLReprMixin):
     cluster_size : int
     icc : float
     design_effect : float
-        ``1 + (cluster_size - 1) * icc``, or the ``design_effect`` given.
+        The design effect the plan used: the AP's (:func:`ap_design_effect`) for a
+        ``width`` target, Kish's ``1 + (cluster_size - 1) * icc`` for a ``difference``,
+        or the ``design_effect`` given.
+    kish_design_effect : float
+        ``1 + (cluster_size - 1) * icc``, for comparison.
     separation : float
         Binormal separation of ``expected`` (:func:`binormal_separation`).
     interval : str
@@ -435,6 +465,7 @@ class SampleSizePlan(HTMLReprMixin):
     cluster_size: int
     icc: float
     design_effect: float
+    kish_design_effect: float
     separation: float
     interval: str
     calibration: float | None
@@ -696,7 +727,9 @@ def plan_test_set(
         Items per cluster (patients, documents) when they come in clusters.
     icc : float, default 0.0
         Intra-cluster correlation of the items' labels and scores, in [0, 1]; the
-        required ``n`` grows by the design effect ``1 + (cluster_size - 1) * icc``.
+        required ``n`` grows by the AP's design effect for a ``width`` target
+        (:func:`ap_design_effect`: between 1 and Kish's ``1 + (cluster_size - 1) * icc``),
+        by Kish's for a ``difference`` target.
     random_seed : None, int or numpy.random.Generator, optional
         Seed of the simulation; the same seed gives the same plan.
     n_simulations : int, optional
@@ -716,7 +749,8 @@ def plan_test_set(
     design_effect : float, optional
         The AP's design effect (>= 1) of a clustered test set when it is known, e.g.
         ``ap_interval(y, s, groups=g).design_effect`` of a pilot or an earlier test set
-        with the same clusters; replaces ``1 + (cluster_size - 1) * icc`` (give ``icc`` 0).
+        with the same clusters; replaces the design effect computed from ``icc`` (give
+        ``icc`` 0).
     progressbar : bool, optional
         A progress bar on stderr for each check of the prediction against the recommended
         interval (plans with few positives: 20-60 s); default on when stderr is a
@@ -738,9 +772,11 @@ def plan_test_set(
     Notes
     -----
     The plan is only as good as the guesses: the binormal shape, the AP and the
-    prevalence. The design effect ``1 + (m - 1) icc`` is Kish's for a mean; for AP the
-    realised variance inflation of a clustered test set depends on how the labels and
-    scores share the cluster effect (``docs/planning.md`` measures it).
+    prevalence. With clusters, the AP's design effect is computed under one cluster
+    model (a cluster's prevalence varies with the labels' ``icc``, a normal cluster
+    effect shifts the scores with the scores' ``icc``, independently;
+    :func:`ap_design_effect`): a cluster effect that moves labels and scores together
+    inflates the AP's variance differently (``docs/planning.md`` measures it).
 
     References
     ----------
@@ -787,7 +823,8 @@ def plan_test_set(
     )
     progressbar = check_progressbar(progressbar)
     rng = check_random_state(random_seed)
-    deff = 1.0 + (cluster_size - 1) * icc
+    kish = 1.0 + (cluster_size - 1) * icc
+    deff = kish
     if design_effect is not None:
         design_effect = _real(design_effect, "design_effect")
         if design_effect < 1.0:
@@ -821,18 +858,36 @@ def plan_test_set(
     else:
         separation = binormal_separation(expected, prevalence)
         sim_pi, sim_sep = prevalence, separation
+    if design_effect is None and width is not None:
+        # the AP's own design effect (Kish's factor is a mean's; it overstated the AP's)
+        deff = ap_design_effect(separation, prevalence, cluster_size, icc)
     streams = _Streams(rng, n_simulations)
     q = assurance
 
     calibration = None
     n_min = max(10, int(math.ceil(2.0 / float(np.min(sim_pi)))))
+    clustered = width is not None and cluster_size > 1
+    if clustered:
+        # the recommended interval of a clustered test set is the logit interval with
+        # n_pos / design_effect, the design effect estimated by the leave-one-cluster-out
+        # jackknife (at least 1): its spread widens the widths' (module docstring)
+        deff_u = rng.random(n_simulations)
+
+        def positives_quoted(n_eff, k):
+            clusters = _clustered_n(n_eff, deff, cluster_size) // cluster_size
+            return k * deff / _jackknife_design_effects(deff, clusters, deff_u)
+
+    else:
+
+        def positives_quoted(n_eff, k):
+            return k
+
     if width is not None:
-        cal_streams = _Streams(rng, CALIBRATION_SETS * n_simulations)
 
         def make_evaluate(c):
             def evaluate(n_eff):
                 ap, k = _simulate_ap(n_eff, streams, sim_pi, sim_sep)
-                w = _widths(ap, k, ci_prob, c)
+                w = _widths(ap, positives_quoted(n_eff, k), ci_prob, c)
                 assured = float(np.quantile(w, q))
                 row = {
                     "median_width": float(np.median(w)),
@@ -843,15 +898,25 @@ def plan_test_set(
 
             return evaluate
 
-        # the calibration factor at the size planned with Boyd's se (at the pilot's
-        # median AP and prevalence: the spread of one test set, not of the guesses)
-        n_first, _ = _search(make_evaluate(1.0), n_min, _REL_TOL["width"])
-        calibration = _calibration(*_simulate_ap(n_first, cal_streams, prevalence, separation))
+        if clustered:
+            calibration = 1.0
+            interval = (
+                "logit AP interval with n_pos / design effect (Boyd's se; the recommended "
+                "interval of a clustered test set, its design effect estimated by the "
+                "leave-one-cluster-out jackknife, modelled as max(1, deff chi2(K - 1) / "
+                "(K - 1)) over K clusters)"
+            )
+        else:
+            # the calibration factor at the size planned with Boyd's se (at the pilot's
+            # median AP and prevalence: the spread of one test set, not of the guesses)
+            cal_streams = _Streams(rng, CALIBRATION_SETS * n_simulations)
+            n_first, _ = _search(make_evaluate(1.0), n_min, _REL_TOL["width"])
+            calibration = _calibration(*_simulate_ap(n_first, cal_streams, prevalence, separation))
+            interval = (
+                f"logit AP interval, its se x {calibration:.3g} (the simulated spread of "
+                "logit AP over Boyd's binomial approximation)"
+            )
         evaluate = make_evaluate(calibration)
-        interval = (
-            f"logit AP interval, its se x {calibration:.3g} (the simulated spread of "
-            "logit AP over Boyd's binomial approximation)"
-        )
         # few positives: the prediction checked against the recommended interval itself
         # on CHECK_SETS simulated sets of the planned size and the calibration corrected,
         # until the check at the planned size agrees (the ratio of the widths' quantiles
@@ -863,7 +928,7 @@ def plan_test_set(
         history = []
         for _ in range(MAX_CHECKS):
             n_now = searched[0]
-            if n_now * prevalence >= SMALL_POSITIVES:
+            if clustered or n_now * prevalence >= SMALL_POSITIVES:
                 break
             bar = Progress(sets, f"plan_test_set, check {len(history) + 1}", progressbar)
             ratio = _recommended_ratio(
@@ -947,6 +1012,7 @@ def plan_test_set(
         cluster_size=cluster_size,
         icc=icc,
         design_effect=deff,
+        kish_design_effect=kish,
         separation=separation,
         interval=interval,
         calibration=calibration,

@@ -31,6 +31,27 @@ def test_plan_prints_the_api_plan(capsys):
     assert "assured_width" in out and "meets_target" in out
 
 
+def test_plan_with_clusters_states_its_design_effect(capsys):
+    argv = ["plan", "--expected-ap", "0.6", "--prevalence", "0.2", "--width", "0.2"]
+    argv += ["--cluster-size", "4", "--icc", "0.2", "--n-simulations", "50", "--seed", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    plan = plan_test_set(
+        expected=0.6,
+        prevalence=0.2,
+        width=0.2,
+        cluster_size=4,
+        icc=0.2,
+        n_simulations=50,
+        random_seed=3,
+    )
+    assert out.startswith(f"{plan.n} labelled items")
+    assert f"{plan.n_clusters} clusters of 4" in out
+    assert (
+        f"design effect: {plan.design_effect:.3f} (Kish's 1 + (m - 1) icc for a mean: 1.6)" in out
+    )
+
+
 def test_plan_difference_and_plot(tmp_path, capsys):
     png = tmp_path / "plan.png"
     code = main(
