@@ -97,7 +97,7 @@ def _probability_mcse(event):
 
 
 #: The note of a subgroup whose scores are all equal (both classes present).
-TIED_NOTE = "all scores tied: the ROC estimate is the other subgroups' (pooling only)"
+TIED_NOTE = "all scores tied: a constant score ranks nothing (AP = prevalence, ROC AUC 0.5)"
 
 
 def _note(n_pos, n_neg, tied=False):

@@ -70,6 +70,15 @@ def fit_subgroups(data, priors, *, draws, tune, chains, rng, recall, progress=No
     out = sample_subgroups(
         data, priors, draws=draws, tune=tune, chains=chains, rng=rng, progress=progress
     )
+    tied = data.tied_groups()
+    if tied.any():
+        # a constant score ranks nothing: the data say nothing of such a subgroup's ROC
+        # curve (the model's draws are the population's), and its items tie with each
+        # other whatever the curve. Its classes are alike (mu 0, sigma 1): the chance
+        # line, AP = its prevalence (as compare_intervals reports for tied scores), and
+        # in the pooled population its items in random order at its latent location
+        out["mu"][..., tied] = 0.0
+        out["sigma"][..., tied] = 1.0
     for metric in SUBGROUP_METRICS:
         out[metric] = _metric_draws(out["mu"], out["sigma"], out["prevalence"], metric)
     weights = data.n / data.n.sum()

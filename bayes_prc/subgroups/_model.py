@@ -144,11 +144,22 @@ class SubgroupData:
         The ordered categories of the pooled scores.
     counts : ndarray of shape (G, 2, K)
         Negatives (``[:, 0]``) and positives (``[:, 1]``) of each subgroup per category.
+    tied : ndarray of bool, shape (G,), optional
+        Subgroups with both classes whose scores are all equal (a constant score ranks
+        nothing: their ROC curve is the chance line and their AP their prevalence,
+        whatever the population's curve; :func:`fit_subgroups`). Default: none.
     """
 
     labels: np.ndarray
     ordinal: OrdinalData
     counts: np.ndarray
+    tied: np.ndarray | None = None
+
+    def tied_groups(self):
+        """Boolean (G,): the subgroups whose scores are all tied."""
+        if self.tied is None:
+            return np.zeros(self.n_groups, dtype=bool)
+        return np.asarray(self.tied, dtype=bool)
 
     @property
     def n_groups(self):
@@ -206,7 +217,14 @@ def subgroup_data(is_pos, score, codes, labels, n_categories=None):
     g = len(labels)
     flat = (codes * 2 + is_pos.astype(np.int64)) * k + cat
     counts = np.bincount(flat, minlength=g * 2 * k).reshape(g, 2, k)
-    return SubgroupData(labels=object_array(list(labels)), ordinal=ordinal, counts=counts)
+    low = np.full(g, np.inf)
+    high = np.full(g, -np.inf)
+    np.minimum.at(low, codes, score)
+    np.maximum.at(high, codes, score)
+    both = (counts[:, 0].sum(axis=1) > 0) & (counts[:, 1].sum(axis=1) > 0)
+    return SubgroupData(
+        labels=object_array(list(labels)), ordinal=ordinal, counts=counts, tied=both & (low == high)
+    )
 
 
 # ----------------------------------------------------------------------------- likelihood

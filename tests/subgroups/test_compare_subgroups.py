@@ -393,7 +393,14 @@ def test_tied_or_tiny_subgroup_keeps_the_posterior_proper(rng):
     assert np.all(np.isfinite(post["scale"].values)) and float(post["scale"].min()) > 0
     pooled = float(post["average_precision"].sel(subgroup="a").mean())
     assert abs(pooled - average_precision_score(y1, s1)) < 0.2
-    # the tied subgroup's pooled ROC is the population's: said, not left quiet
+    # a constant score ranks nothing: the tied subgroup's AP is its prevalence (draw by
+    # draw), its ROC AUC 0.5, as compare_intervals says of tied scores; it is flagged (a
+    # useless score for that subgroup), where the population's curve (AP about 0.5)
+    # used to stand in for it quietly
+    tied = post.sel(subgroup="tied")
+    np.testing.assert_allclose(tied["average_precision"], tied["prevalence"], atol=1e-4)
+    np.testing.assert_allclose(tied["roc_auc"], 0.5, atol=1e-4)
+    assert res.table.loc["tied", "flagged"] and res.table.loc["tied", "estimate"] < 0.35
     assert res.table.loc["tied", "note"].startswith("all scores tied")
     assert res.table.loc["a", "note"] == ""
     assert res.comparison.loc[("tied", "independent"), "note"] == "all scores tied"
