@@ -37,6 +37,11 @@ simulated afresh (other seeds) with :meth:`bayes_prc.binormal.Binormal.sample` (
     (``ap_interval(..., groups=...)``, the recommended row of ``compare_intervals(...,
     groups=...)``, with Boyd's se and the jackknife's design effect). Also the
     realised design effect of the AP, var(AP clustered) / var(AP independent).
+``deff``
+    The AP's design effect computed by ``ap_design_effect`` against the realised one,
+    var(AP of clustered sets) / var(AP of independent sets of the same size), from
+    ``--n-check`` sets each (relative se sqrt(4 / (R - 1))), ``icc = 0.1``, 5 items per
+    cluster, the ``clusters`` generator.
 ``power``
     Two classifiers, correlated binormal scores: power of the paired jackknife interval
     (``compare_classifiers(method="jackknife")``) at the planned n against ``assurance``.
@@ -270,6 +275,39 @@ def run_clusters(args):
             )
 
 
+def run_deff(args):
+    from sklearn.metrics import average_precision_score
+
+    from bayes_prc.planning import ap_design_effect
+
+    rng = np.random.default_rng(args.seed + 5)
+    m, icc = 5, 0.1
+    settings = [
+        (0.3, 0.6, 500),
+        (0.3, 0.9, 130),
+        (0.05, 0.6, 2400),
+        (0.05, 0.3, 2200),
+        (0.01, 0.6, 10000),
+        (0.3, 0.9, 500),
+        (0.05, 0.9, 1200),
+    ]
+    print("prev  AP   n      ap_design_effect  realised (se)  Kish")
+    for pi, ap, n in settings:
+        d = binormal_separation(ap, pi)
+        clustered, independent = [], []
+        for _ in range(args.n_check):
+            y, s, _ = clustered_sample(n, m, icc, pi, d, rng)
+            clustered.append(average_precision_score(y, s))
+            independent.append(average_precision_score(*sample(n, pi, ap, rng)))
+        deff = np.var(clustered, ddof=1) / np.var(independent, ddof=1)
+        se = deff * math.sqrt(4 / (args.n_check - 1))
+        print(
+            f"{pi:<5} {ap:<4} {n:<6} {ap_design_effect(d, pi, m, icc):.3f}             "
+            f"{deff:.3f} ({se:.3f})  {1 + (m - 1) * icc:.1f}",
+            flush=True,
+        )
+
+
 def run_power(args):
     from bayes_prc.paired import compare_classifiers
 
@@ -363,7 +401,8 @@ def run_events(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "study", choices=["ratio", "width", "recommended", "clusters", "power", "events", "seeds"]
+        "study",
+        choices=["ratio", "width", "recommended", "clusters", "deff", "power", "events", "seeds"],
     )
     parser.add_argument("--n-rep", type=int, default=30)
     parser.add_argument("--n-check", type=int, default=400)
@@ -388,6 +427,7 @@ def main():
         "width": run_width,
         "recommended": run_recommended,
         "clusters": run_clusters,
+        "deff": run_deff,
         "power": run_power,
         "events": run_events,
         "seeds": run_seeds,
