@@ -554,6 +554,11 @@ def _plan_iv(
     icc = _real(icc, "icc")
     if not 0.0 <= icc <= 1.0:
         raise ValueError(f"`icc` must be in [0, 1]; got {plain(icc)}")
+    if icc > 0.0 and cluster_size == 1:
+        raise ValueError(
+            "`icc` is the intra-cluster correlation of clustered items: give their "
+            f"`cluster_size` (items per cluster) too; got icc={plain(icc)} with cluster_size=1"
+        )
     if n_simulations is None:
         n_simulations = 1000 if width is not None and pilot is None else 400
     n_simulations = check_int(n_simulations, "n_simulations", 20)
@@ -834,6 +839,12 @@ def plan_test_set(
                 "give `icc` (the design effect is then 1 + (cluster_size - 1) icc) or "
                 f"`design_effect`, not both; got icc={plain(icc)}, "
                 f"design_effect={plain(design_effect)}"
+            )
+        if cluster_size == 1:
+            raise ValueError(
+                "`design_effect` is that of a clustered test set: give its `cluster_size` "
+                "(items per cluster) too, so that the plan is for the clustered interval; "
+                f"got design_effect={plain(design_effect)} with cluster_size=1"
             )
         deff = design_effect
     note = ""

@@ -418,6 +418,8 @@ def test_display_and_summary():
         (dict(width=0.1, icc=np.float64(-0.1)), "`icc` must be in \\[0, 1\\]; got -0.1$"),
         (dict(width=0.1, design_effect=0.5), "`design_effect` must be at least 1; got 0.5"),
         (dict(width=0.1, icc=0.1, cluster_size=5, design_effect=1.2), "not both"),
+        (dict(width=0.1, design_effect=1.2), "give its `cluster_size`.*got design_effect=1.2"),
+        (dict(width=0.1, icc=0.1), "give their `cluster_size`.*got icc=0.1 with cluster_size=1"),
         (dict(width=0.1, cluster_size=0), "`cluster_size` must be an integer >= 1; got 0"),
         (dict(width=0.1, metric="roc"), "`metric`"),
         (dict(width=0.1, assurance=1.0), "`assurance` must be a number in \\(0, 1\\)"),
