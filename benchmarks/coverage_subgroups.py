@@ -227,6 +227,7 @@ def one(args):
         out[method] = rows[["estimate", "low", "high"]].to_numpy(dtype=float)
     out["empirical"] = res.table["empirical"].to_numpy(dtype=float)
     out["flags"] = res.table["flagged"].to_numpy()  # versus="others" (the default)
+    out["prob_others"] = res.table["prob_below_others"].to_numpy(dtype=float)
     out["flags_overall"] = (
         res.table["prob_below_overall"].to_numpy() > bp.subgroups.FLAG_PROBABILITY
     )
@@ -244,6 +245,10 @@ def one(args):
     seed_check = int(rng.integers(2**32))
     out["check_p"] = res.fit_check(random_seed=seed_check, n_draws=300).p_value if check else np.nan
     return out
+
+
+#: Thresholds of prob_below_others in the operating-characteristic lines.
+SWEEP = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 
 
 def _rate(hits):
@@ -380,6 +385,19 @@ def summarize(results, setting):
                 f"{_rate(flags[below]) if below.any() else 'n/a'}; among the others (false "
                 f"flags per subgroup): {_rate(flags[~below])}"
             )
+    # the flag's operating characteristic: the same posterior probability at other
+    # thresholds than FLAG_PROBABILITY (worse subgroup flagged / any subgroup flagged)
+    parts = []
+    for level in SWEEP:
+        if setting in ("varied", "one_worse"):
+            hit = _rate([r["prob_others"][0] > level for r in results])
+            other = _rate([np.any(r["prob_others"][1:] > level) for r in results])
+            parts.append(f"  {level:.2f}: worse subgroup {hit}; another subgroup {other}")
+        else:
+            parts.append(
+                f"  {level:.2f}: any subgroup {_rate([np.any(r['prob_others'] > level) for r in results])}"
+            )
+    lines += ["prob_below_others above each threshold (share of data sets):", *parts]
     if os.environ.get("SUBGROUP_BENCH_AGAIN", "1") == "1":
         change = [np.any(r["flags"] != r["flags_again"]) for r in results]
         lines.append(f"flagged set changes with the seed alone: {_rate(change)}")

@@ -14,7 +14,8 @@ __all__ = [
 ]
 
 #: The margin of the report's ``prob_below_others`` (in AP): a subgroup is flagged when it
-#: is below the other subgroups together by more than this with probability above 0.9.
+#: is below the other subgroups together by more than this with probability above
+#: ``compare_subgroups``' default ``flag_probability``.
 REPORT_MARGIN = 0.05
 #: The columns of the report's subgroup table.
 SUBGROUP_COLUMNS = [
@@ -103,14 +104,15 @@ def subgroup_caption(sub, headline=None):
     lines += [
         f"prob_below_others is the posterior probability that a subgroup's AP is more "
         f"than {a['margin']:g} below that of the other subgroups together (prob_below_overall: "
-        "below all subgroups together, itself included); above 0.9 of "
+        f"below all subgroups together, itself included); above {a['flag_probability']:g} of "
         f"prob_below_{a.get('versus', 'others')} the subgroup is flagged.",
         "Flagged: " + (", ".join(flagged) if flagged else "none") + ".",
     ]
     borderline = [str(s) for s in sub.table.index[sub.table["borderline"]]]
     if borderline:
         lines.append(
-            "Borderline (the flag's probability within 2 Monte Carlo standard errors of 0.9: "
+            "Borderline (the flag's probability within 2 Monte Carlo standard errors of "
+            f"{a['flag_probability']:g}: "
             "another seed may flip the flag): " + ", ".join(borderline) + "."
         )
     return lines

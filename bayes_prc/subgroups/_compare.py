@@ -56,7 +56,7 @@ FLAG_PROBABILITY = 0.9
 VERSUS = ("others", "overall")
 #: The note of a subgroup whose flag is within Monte Carlo error of the threshold.
 BORDERLINE_NOTE = (
-    "borderline: the flag's probability is within 2 Monte Carlo SE of 0.9; "
+    "borderline: the flag's probability is within 2 Monte Carlo SE of the threshold; "
     "another random_seed may flip the flag, more draws settle it"
 )
 #: The id-column rule of :func:`check_subgroups`: a subgroup column is refused when more
@@ -269,8 +269,9 @@ class SubgroupComparison(PosteriorDraws):
         subgroup, itself included), their Monte Carlo standard errors
         ``prob_below_others_mcse`` and ``prob_below_overall_mcse`` (from the draws'
         effective sample size), ``flagged`` (the probability chosen by ``versus``,
-        default ``prob_below_others``, above 0.9),
-        ``borderline`` (the probability is within 2 Monte Carlo standard errors of 0.9:
+        default ``prob_below_others``, above ``flag_probability``),
+        ``borderline`` (the probability is within 2 Monte Carlo standard errors of
+        ``flag_probability``:
         another ``random_seed`` may flip the flag, and more ``draws`` settle it; the
         ``note`` says so too) and ``note``. ``attrs`` hold the metric, the margin, ``versus``,
         ``ci_prob`` and the pooled population's estimate.
@@ -546,7 +547,7 @@ class SubgroupComparison(PosteriorDraws):
             f"[{self.table.attrs['overall_low']:.3f}, {self.table.attrs['overall_high']:.3f}]. "
             f"prob_below_{versus}: posterior probability of being below "
             f"{'the other subgroups together' if versus == 'others' else 'the overall'} "
-            f"minus {self.margin:g}; above 0.9 flagged."
+            f"minus {self.margin:g}; above {self.table.attrs['flag_probability']:g} flagged."
         )
         return f"<p><b>{html.escape(repr(self))}</b></p><p>{html.escape(cap)}</p>{table}"
 
@@ -623,7 +624,7 @@ def _posterior_idata(fit, labels):
 
 
 def _subgroup_table(
-    fit, idata, overall, groups, is_pos, score, metric, margin, versus, prob, pos_label
+    fit, idata, overall, groups, is_pos, score, metric, margin, versus, prob, pos_label, flag_at
 ):
     """The per-subgroup table of :func:`compare_subgroups` (see :class:`SubgroupComparison`)."""
     import arviz as az
@@ -657,8 +658,8 @@ def _subgroup_table(
     )
     flag_by = table[f"prob_below_{versus}"].to_numpy()
     flag_mcse = below_others_mcse if versus == "others" else below_mcse
-    table["flagged"] = flag_by > FLAG_PROBABILITY
-    table["borderline"] = np.abs(flag_by - FLAG_PROBABILITY) < 2 * flag_mcse
+    table["flagged"] = flag_by > flag_at
+    table["borderline"] = np.abs(flag_by - flag_at) < 2 * flag_mcse
     tied = [np.ptp(score[groups.codes == g]) == 0 for g in range(len(labels))]
     table["note"] = [
         "; ".join(filter(None, (_note(p, k - p, t), BORDERLINE_NOTE if b else "")))
@@ -674,7 +675,7 @@ def _subgroup_table(
             "overall_estimate": float(overall.draws.mean()),
             "overall_low": float(o_hdi.sel(ci_bound="lower")),
             "overall_high": float(o_hdi.sel(ci_bound="upper")),
-            "flag_probability": FLAG_PROBABILITY,
+            "flag_probability": flag_at,
             "versus": versus,
         }
     )
@@ -690,6 +691,7 @@ def compare_subgroups(
     ci_prob=0.95,
     margin=0.0,
     versus="others",
+    flag_probability=FLAG_PROBABILITY,
     random_seed=None,
     pos_label=None,
     priors=None,
@@ -735,6 +737,10 @@ def compare_subgroups(
         subgroup worse than the rest?" (fairlearn's ``between_groups`` question; the gap
         does not shrink as the subgroup grows), ``"overall"`` "is it worse than
         everyone, itself included?" (``to_overall``).
+    flag_probability : float, default FLAG_PROBABILITY (0.9)
+        ``flagged`` is that probability above this. A lower value finds more truly worse
+        subgroups and flags more equal ones: the operating characteristic is measured in
+        ``docs/coverage.md`` (issue 42's sweep).
     random_seed : int or numpy.random.Generator, optional
         Same seed, same result.
     pos_label : int, float, bool or str, optional
@@ -791,6 +797,7 @@ def compare_subgroups(
     prob = check_probability(ci_prob, "ci_prob")
     margin = _check_margin(margin)
     check_choice(versus, "versus", VERSUS)
+    flag_at = check_probability(flag_probability, "flag_probability")
     draws = check_int(draws, "draws")
     tune = check_int(tune, "tune", minimum=0)
     chains = check_int(chains, "chains")
@@ -824,7 +831,7 @@ def compare_subgroups(
     overall = OverallPosterior(overall_idata, _empirical(metric, is_pos, score), metric, prob)
     diagnostics = _diagnostics(fit[metric], chains)
     table = _subgroup_table(
-        fit, idata, overall, groups, is_pos, score, metric, margin, versus, prob, pos_label
+        fit, idata, overall, groups, is_pos, score, metric, margin, versus, prob, pos_label, flag_at
     )
     return SubgroupComparison(
         table=table,

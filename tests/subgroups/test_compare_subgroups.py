@@ -201,6 +201,7 @@ def test_many_subgroups_any_label_type(rng):
         ({"ci_prob": 1.5}, "`ci_prob`"),
         ({"draws": 0}, "`draws`"),
         ({"priors": {"mu_spred": 1.0}}, "unknown key"),
+        ({"flag_probability": 1.0}, "`flag_probability`"),
     ],
 )
 def test_errors_name_the_parameter(kwargs, match):
@@ -210,6 +211,29 @@ def test_errors_name_the_parameter(kwargs, match):
     sub = args.pop("subgroup")
     with pytest.raises(ValueError, match=match):
         compare_subgroups(y, s, sub, **args)
+
+
+def test_flag_probability_moves_only_the_threshold(rng):
+    """The same fit (same seed) flagged at another threshold: the probabilities are the
+    same, ``flagged`` and ``borderline`` follow the threshold, and it is recorded."""
+    n = 300
+    site = np.repeat(["a", "b", "c"], n // 3)
+    y = rng.random(n) < 0.3
+    s = rng.normal(size=n) + np.where(site == "c", 0.3, 1.5) * y
+    seed = int(rng.integers(2**32))
+    kw = dict(margin=0.05, random_seed=seed, **FAST)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", bp.ConvergenceWarning)
+        base = compare_subgroups(y, s, site, **kw)
+        low = compare_subgroups(y, s, site, flag_probability=0.55, **kw)
+    prob = base.table["prob_below_others"].to_numpy()
+    np.testing.assert_array_equal(low.table["prob_below_others"], prob)
+    assert base.table["flagged"].tolist() == (prob > 0.9).tolist()
+    assert low.table["flagged"].tolist() == (prob > 0.55).tolist()
+    mcse = low.table["prob_below_others_mcse"].to_numpy()
+    assert low.table["borderline"].tolist() == (np.abs(prob - 0.55) < 2 * mcse).tolist()
+    assert low.table.attrs["flag_probability"] == 0.55
+    assert "above 0.55 flagged" in low._repr_html_()
 
 
 def test_reduced_coverage_and_shrinkage(rng):
