@@ -836,8 +836,8 @@ def plan_test_set(
             raise ValueError(f"`design_effect` must be at least 1; got {plain(design_effect)}")
         if icc > 0.0:
             raise ValueError(
-                "give `icc` (the design effect is then 1 + (cluster_size - 1) icc) or "
-                f"`design_effect`, not both; got icc={plain(icc)}, "
+                "give `icc` (the AP's design effect is then computed from it) or "
+                f"`design_effect` (a measured one), not both; got icc={plain(icc)}, "
                 f"design_effect={plain(design_effect)}"
             )
         if cluster_size == 1:
