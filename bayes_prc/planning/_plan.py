@@ -64,8 +64,10 @@ planned for clustered items is that of the interval recommended for them (the lo
 interval with ``n_pos / design_effect``: Boyd's se, no calibration and no check against
 the unclustered recommendation); its design effect is estimated on each test set by the
 leave-one-cluster-out jackknife, and that estimate's spread widens the widths: each
-simulated set draws it as :math:`\max(1, \mathrm{deff}\,\chi^2_{K-1} / (K - 1))` over
-its ``K`` clusters.
+simulated set draws it as :math:`\max(1, \mathrm{deff}\,\chi^2_\nu / \nu)` over its
+``K`` clusters, :math:`\nu = (K - 1) / \mathrm{dispersion}`
+(the ``dispersion`` of the jackknife's ratio by the delta method: 1 for normal
+influence values, 1.8 with 5% positives, 6-8 with 1%).
 
 References
 ----------
@@ -100,7 +102,7 @@ from .._core.progress import Progress, check_progressbar
 from ..binormal import Binormal
 from ..empirical import as_ranked
 from ..intervals import logit_interval
-from ._design_effect import ap_design_effect
+from ._design_effect import ap_design_effect, jackknife_dispersion
 
 __all__ = [
     "PLAN_METRICS",
@@ -287,18 +289,19 @@ def _widths(ap, n_pos, ci_prob, calibration):
     return np.asarray(res.high) - np.asarray(res.low)
 
 
-def _jackknife_design_effects(deff, clusters, u):
+def _jackknife_design_effects(deff, clusters, u, dispersion=1.0):
     """Draws of the estimated design effect of a clustered test set, one per uniform ``u``.
 
-    The leave-one-cluster-out jackknife variance of ``K`` clusters is modelled as
-    ``deff * chi2(K - 1) / (K - 1)`` times the items' variance, and the estimate is at
-    least 1 (as :func:`bayes_prc.frequentist.ap_interval` floors it). Measured against
-    300 clustered sets each (``docs/planning.md``): the sd of its log 0.12 / 0.16 / 0.11
-    predicted where 0.125 / 0.15 / 0.107 were seen, the share at 1 0.26 / 0.41 / 0.33 for
-    0.26 / 0.39 / 0.29; with 5% positives the estimate spreads more than modelled (sd of
-    the log 0.075 against 0.058).
+    The leave-one-cluster-out jackknife's estimate over ``K`` clusters is modelled as
+    ``deff * chi2(nu) / nu`` with ``nu = (K - 1) / dispersion`` (``dispersion`` from
+    ``jackknife_dispersion``: 1 for normal influence values, larger with rare
+    positives), at least 1 (as :func:`bayes_prc.frequentist.ap_interval` floors it).
+    Measured against 300 clustered sets each (``docs/planning.md``): with 30% positives
+    (dispersion about 1.05) the sd of its log 0.12 / 0.16 / 0.11 predicted where 0.125 /
+    0.15 / 0.107 were seen, the share at 1 0.26 / 0.41 / 0.33 for 0.26 / 0.39 / 0.29; with
+    5% positives the chi-square of ``K - 1`` alone gave 0.058 where 0.075 was seen.
     """
-    dof = max(int(clusters) - 1, 1)
+    dof = max((int(clusters) - 1) / dispersion, 1.0)
     return np.maximum(1.0, deff * stats.chi2.ppf(u, dof) / dof)
 
 
@@ -883,10 +886,15 @@ def plan_test_set(
         # n_pos / design_effect, the design effect estimated by the leave-one-cluster-out
         # jackknife (at least 1): its spread widens the widths' (module docstring)
         deff_u = rng.random(n_simulations)
+        dispersion = (
+            1.0
+            if design_effect is not None
+            else jackknife_dispersion(separation, prevalence, cluster_size, icc, rng)
+        )
 
         def positives_quoted(n_eff, k):
             clusters = _clustered_n(n_eff, deff, cluster_size) // cluster_size
-            return k * deff / _jackknife_design_effects(deff, clusters, deff_u)
+            return k * deff / _jackknife_design_effects(deff, clusters, deff_u, dispersion)
 
     else:
 
@@ -914,8 +922,8 @@ def plan_test_set(
             interval = (
                 "logit AP interval with n_pos / design effect (Boyd's se; the recommended "
                 "interval of a clustered test set, its design effect estimated by the "
-                "leave-one-cluster-out jackknife, modelled as max(1, deff chi2(K - 1) / "
-                "(K - 1)) over K clusters)"
+                "leave-one-cluster-out jackknife, modelled as max(1, deff chi2(nu) / nu), "
+                f"nu = (K - 1) / {dispersion:.3g} over K clusters)"
             )
         else:
             # the calibration factor at the size planned with Boyd's se (at the pilot's

@@ -26,8 +26,8 @@ from bayes_prc.planning import (
     binormal_separation,
     plan_test_set,
 )
-from bayes_prc.planning._design_effect import ap_influence_binormal
-from bayes_prc.planning._plan import _simulate_ap, _Streams
+from bayes_prc.planning._design_effect import ap_influence_binormal, jackknife_dispersion
+from bayes_prc.planning._plan import _jackknife_design_effects, _simulate_ap, _Streams
 
 
 def calibrated_width(y, s, calibration):
@@ -233,9 +233,12 @@ def test_clustered_plan_takes_the_aps_design_effect(rng):
     np.testing.assert_array_equal(
         clustered.table["n"], np.ceil(clustered.table["effective_n"] * deff / 5 - 1e-9) * 5
     )
-    # a design effect given (measured on earlier data) is used as the computed one is
+    # a design effect given (measured on earlier data) is used as the computed one is;
+    # without a cluster model the jackknife's spread is the chi-square's (dispersion 1,
+    # at most the model's), so at assurance 0.8 the plan is at most as large
     given = plan_test_set(**kw, cluster_size=5, design_effect=deff)
-    assert given.n == clustered.n
+    assert given.design_effect == deff and "(K - 1) / 1 over" in given.interval
+    assert 0.9 * clustered.n <= given.n <= clustered.n
     # the interval planned is the clustered recommendation: Boyd's se, no calibration
     assert clustered.calibration == 1.0 and "n_pos / design effect" in clustered.interval
 
@@ -346,6 +349,37 @@ def test_clustered_plan_meets_its_target_on_clustered_sets(assurance, ap, pi, rn
         assert np.median(widths) / 0.2 == pytest.approx(1.0, abs=0.08)
     else:
         assert abs(np.mean(widths <= 0.2) - 0.8) < 0.12
+
+
+def test_jackknife_dispersion_matches_the_jackknifes_spread(rng):
+    # rare positives: the estimated design effect of ap_interval(..., groups=) spreads
+    # well beyond a chi-square of K - 1 clusters; the dispersion's model predicts the sd
+    # of its log within 30% (150 sets: MC se of an sd about 6%), the chi-square alone
+    # misses by more
+    pi, ap, n, m, icc = 0.02, 0.6, 2500, 5, 0.1
+    d = binormal_separation(ap, pi)
+    deff = ap_design_effect(d, pi, m, icc)
+    disp = jackknife_dispersion(d, pi, m, icc, rng)
+    assert disp > 1.5
+    seen = np.log(
+        [
+            ap_interval(
+                *clustered_sets(n, m, icc, pi, d, rng), groups=np.arange(n) // m
+            ).design_effect
+            for _ in range(150)
+        ]
+    ).std()
+    u = rng.random(20000)
+    model = np.log(_jackknife_design_effects(deff, n // m, u, disp)).std()
+    chi2_only = np.log(_jackknife_design_effects(deff, n // m, u)).std()
+    assert abs(model / seen - 1) < 0.3
+    assert abs(model / seen - 1) < abs(chi2_only / seen - 1)
+    # no cluster model: 1; the same generator, the same value
+    assert jackknife_dispersion(d, pi, 1, 0.2, rng) == 1.0
+    assert jackknife_dispersion(d, pi, 5, 0.0, rng) == 1.0
+    assert jackknife_dispersion(d, pi, m, icc, np.random.default_rng(3)) == (
+        jackknife_dispersion(d, pi, m, icc, np.random.default_rng(3))
+    )
 
 
 def test_ap_design_effect_limits():
