@@ -107,7 +107,7 @@ def _note(n_pos, n_neg, tied=False):
         return "no negative: the ROC estimate is the other subgroups' (pooling only)"
     if n_pos + n_neg == 1:
         return "one item"
-    if tied:  # its own scores rank nothing: the pooled ROC curve is the population's
+    if tied:  # its own scores rank nothing: the chance line, AP = prevalence (fit_subgroups)
         return TIED_NOTE
     return ""
 
@@ -624,9 +624,22 @@ def _posterior_idata(fit, labels):
 
 
 def _subgroup_table(
-    fit, idata, overall, groups, is_pos, score, metric, margin, versus, prob, pos_label, flag_at
+    fit,
+    idata,
+    overall,
+    data,
+    groups,
+    is_pos,
+    score,
+    metric,
+    margin,
+    versus,
+    prob,
+    pos_label,
+    flag_at,
 ):
-    """The per-subgroup table of :func:`compare_subgroups` (see :class:`SubgroupComparison`)."""
+    """The per-subgroup table of :func:`compare_subgroups` (see :class:`SubgroupComparison`);
+    ``data`` is the fit's :class:`SubgroupData` (its counts and tied subgroups)."""
     import arviz as az
 
     labels = groups.labels
@@ -636,8 +649,7 @@ def _subgroup_table(
     below_mcse = _probability_mcse(below)
     below_others = fit[metric] < fit["overall"][f"others_{metric}"] - margin
     below_others_mcse = _probability_mcse(below_others)
-    n = np.bincount(groups.codes, minlength=len(labels))
-    npos = np.bincount(groups.codes, weights=is_pos, minlength=len(labels)).astype(int)
+    n, npos = data.n, data.n_pos
     table = pd.DataFrame(
         {
             "n": n,
@@ -660,10 +672,9 @@ def _subgroup_table(
     flag_mcse = below_others_mcse if versus == "others" else below_mcse
     table["flagged"] = flag_by > flag_at
     table["borderline"] = np.abs(flag_by - flag_at) < 2 * flag_mcse
-    tied = [np.ptp(score[groups.codes == g]) == 0 for g in range(len(labels))]
     table["note"] = [
         "; ".join(filter(None, (_note(p, k - p, t), BORDERLINE_NOTE if b else "")))
-        for p, k, t, b in zip(npos, n, tied, table["borderline"], strict=True)
+        for p, k, t, b in zip(npos, n, data.tied_groups(), table["borderline"], strict=True)
     ]
     o_hdi = az.hdi(overall.draws, prob=prob)
     table.attrs.update(
@@ -831,7 +842,19 @@ def compare_subgroups(
     overall = OverallPosterior(overall_idata, _empirical(metric, is_pos, score), metric, prob)
     diagnostics = _diagnostics(fit[metric], chains)
     table = _subgroup_table(
-        fit, idata, overall, groups, is_pos, score, metric, margin, versus, prob, pos_label, flag_at
+        fit,
+        idata,
+        overall,
+        data,
+        groups,
+        is_pos,
+        score,
+        metric,
+        margin,
+        versus,
+        prob,
+        pos_label,
+        flag_at,
     )
     return SubgroupComparison(
         table=table,
