@@ -182,9 +182,10 @@ class PrevalencePopulation:
             return np.where(
                 s > 0,
                 -0.5 * (m / self.mean_sd) ** 2
-                - np.log(self.mean_sd * np.sqrt(2.0 * np.pi))
+                - np.log(self.mean_sd)
                 - 0.5 * (s / self.spread_scale) ** 2
-                + np.log(2.0 / (self.spread_scale * np.sqrt(2.0 * np.pi))),
+                + np.log(2.0 / self.spread_scale)
+                - 2.0 * _LOG_SQRT_2PI,
                 -np.inf,
             )
 
